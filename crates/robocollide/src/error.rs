@@ -1,0 +1,53 @@
+//! The crate's one error type.
+//!
+//! Kernels (`geom` predicates, `query`) never fail: validation happens at the edges —
+//! constructors, file loading, text parsing — and every variant names the offending field and
+//! value so that a user can find it.
+
+use crate::math::Real;
+
+/// Everything that can go wrong when building inputs for robocollide.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A coordinate or scalar was NaN or infinite.
+    #[error("{field} must be finite, got {value}")]
+    NonFinite {
+        /// Which input, e.g. `"capsule.a.y"`.
+        field: String,
+        /// The value that was given.
+        value: Real,
+    },
+    /// A radius was negative.
+    #[error("{field} must be a radius >= 0, got {value}")]
+    NegativeRadius {
+        /// Which input, e.g. `"sphere.radius"`.
+        field: String,
+        /// The value that was given.
+        value: Real,
+    },
+    /// Text or a record could not be parsed.
+    #[error("{0}")]
+    Parse(String),
+}
+
+/// Shorthand for results carrying [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// The same error with `prefix.` put in front of the field it names (for nested inputs,
+    /// e.g. `"b"` turns `sphere.radius` into `b.sphere.radius`).
+    pub fn within(self, prefix: &str) -> Self {
+        match self {
+            Error::NonFinite { field, value } => Error::NonFinite {
+                field: format!("{prefix}.{field}"),
+                value,
+            },
+            Error::NegativeRadius { field, value } => Error::NegativeRadius {
+                field: format!("{prefix}.{field}"),
+                value,
+            },
+            Error::Parse(msg) => Error::Parse(format!("{prefix}: {msg}")),
+        }
+    }
+}

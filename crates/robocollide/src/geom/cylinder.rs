@@ -1,0 +1,98 @@
+//! Right circular cylinder with flat end caps:
+//! `{p : 0 ≤ (p − a)·û ≤ |b − a|, |(p − a) − ((p − a)·û) û| ≤ r}` with `û = (b − a)/|b − a|`.
+//!
+//! This is the finite cylinder of seed 003 (Ketchel & Larochelle), *not* a capsule: its ends
+//! are discs. A zero-length cylinder is a flat disc of radius `r` whose orientation is
+//! undefined; we treat it as lying in the plane perpendicular to `+z` — callers who need a
+//! thin disc should give it a tiny non-zero length. A zero-radius cylinder is its segment.
+
+use super::segment::Segment;
+use super::validate::{check_point, check_radius};
+use crate::error::Result;
+use crate::math::{Point3, Real, Vector3};
+
+/// A closed, flat-capped cylinder around the segment `a b`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cylinder {
+    axis: Segment,
+    radius: Real,
+}
+
+impl Cylinder {
+    /// A cylinder around the segment `a b`; errors name the bad field.
+    pub fn new(a: Point3, b: Point3, radius: Real) -> Result<Self> {
+        Ok(Self {
+            axis: Segment::from_finite(
+                check_point("cylinder.a", a)?,
+                check_point("cylinder.b", b)?,
+            ),
+            radius: check_radius("cylinder.radius", radius)?,
+        })
+    }
+
+    /// The axis segment (cap centre to cap centre).
+    #[inline]
+    pub fn axis(&self) -> &Segment {
+        &self.axis
+    }
+
+    /// Radius (`>= 0`).
+    #[inline]
+    pub fn radius(&self) -> Real {
+        self.radius
+    }
+
+    /// Unit axis direction `û`; `+z` for a zero-length cylinder (see the module docs).
+    pub fn unit_axis(&self) -> Vector3 {
+        crate::math::try_normalize(&self.axis.direction()).unwrap_or_else(Vector3::z)
+    }
+
+    /// The cylinder moved by a rigid motion.
+    pub fn transformed(&self, iso: &crate::math::Isometry3) -> Self {
+        Self {
+            axis: self.axis.transformed(iso),
+            radius: self.radius,
+        }
+    }
+
+    /// Support point: a point of the cylinder maximising `p · d`.
+    ///
+    /// Picks the cap whose centre is further along `d`, then the rim point in the direction of
+    /// `d`'s component perpendicular to the axis (the cap centre when that component is zero).
+    pub fn support(&self, d: &Vector3) -> Point3 {
+        let u = self.unit_axis();
+        let along = d.dot(&u);
+        let cap = if along >= 0.0 {
+            self.axis.b()
+        } else {
+            self.axis.a()
+        };
+        let radial = d - u * along;
+        let n = radial.norm();
+        if n > 0.0 && self.radius > 0.0 {
+            let dir = radial / n;
+            if dir.iter().all(|c| c.is_finite()) {
+                return cap + dir * self.radius;
+            }
+        }
+        cap
+    }
+
+    /// Closest point of the cylinder (solid) to `p`, and whether `p` lies inside it.
+    pub fn closest_point(&self, p: &Point3) -> (Point3, bool) {
+        let u = self.unit_axis();
+        let len = self.axis.length();
+        let rel = p - self.axis.a();
+        let h = rel.dot(&u);
+        let radial = rel - u * h;
+        let rho = radial.norm();
+        let hc = h.clamp(0.0, len);
+        let inside = h >= 0.0 && h <= len && rho <= self.radius;
+        let radial_c = if rho > self.radius {
+            radial * (self.radius / rho)
+        } else {
+            radial
+        };
+        (self.axis.a() + u * hc + radial_c, inside)
+    }
+}

@@ -1,0 +1,25 @@
+//! Geometric primitives as plain, validated data.
+//!
+//! Conventions: metres; every primitive is a *closed* set (its boundary belongs to it, so
+//! touching shapes are in contact). Constructors reject non-finite coordinates and negative
+//! radii with an [`Error`](crate::Error) naming the field; once built, a primitive is known to be
+//! finite, which is what lets the `query` kernels be total.
+//!
+//! Degenerate shapes are legal: a zero-length segment is a point, a zero-length capsule is a
+//! sphere, a zero-radius capsule is a segment, a zero-length cylinder is a flat disc and a
+//! zero-radius cylinder is a segment.
+
+mod capsule;
+mod cylinder;
+mod segment;
+mod shape;
+mod shape_syntax;
+mod sphere;
+mod validate;
+
+pub use capsule::Capsule;
+pub use cylinder::Cylinder;
+pub use segment::Segment;
+pub use shape::Shape;
+pub use sphere::Sphere;
+pub use validate::{check_point, check_radius, check_scalar};

@@ -1,0 +1,61 @@
+//! Input checks shared by the constructors: finite coordinates and non-negative radii.
+
+use crate::error::{Error, Result};
+use crate::math::{Point3, Real};
+
+/// A finite scalar, or [`Error::NonFinite`] naming `field`.
+pub fn check_scalar(field: &str, value: Real) -> Result<Real> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(Error::NonFinite {
+            field: field.to_owned(),
+            value,
+        })
+    }
+}
+
+/// A point with three finite coordinates; the error names the coordinate (`field.x`, …).
+pub fn check_point(field: &str, p: Point3) -> Result<Point3> {
+    for (axis, value) in ["x", "y", "z"].iter().zip(p.iter()) {
+        if !value.is_finite() {
+            return Err(Error::NonFinite {
+                field: format!("{field}.{axis}"),
+                value: *value,
+            });
+        }
+    }
+    Ok(p)
+}
+
+/// A finite radius `>= 0`. Negative zero is accepted as zero.
+pub fn check_radius(field: &str, r: Real) -> Result<Real> {
+    let r = check_scalar(field, r)?;
+    if r < 0.0 {
+        Err(Error::NegativeRadius {
+            field: field.to_owned(),
+            value: r,
+        })
+    } else {
+        Ok(r.abs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_field_and_value() {
+        let e = check_point("sphere.center", Point3::new(0.0, Real::NAN, 1.0)).unwrap_err();
+        assert_eq!(e.to_string(), "sphere.center.y must be finite, got NaN");
+        let e = check_radius("capsule.radius", -0.5).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "capsule.radius must be a radius >= 0, got -0.5"
+        );
+        let e = check_radius("r", Real::INFINITY).unwrap_err();
+        assert_eq!(e.to_string(), "r must be finite, got inf");
+        assert_eq!(check_radius("r", -0.0).unwrap().to_bits(), 0.0f64.to_bits());
+    }
+}

@@ -1,0 +1,33 @@
+//! # robocollide
+//!
+//! Exact, robust collision detection for robots modelled by spheres, capsules and flat-capped
+//! cylinders.
+//!
+//! Modules in data-flow order (each imports only those above it):
+//! - [`math`]: `Real = f64`, nalgebra aliases, numeric helpers;
+//! - [`error`]: the one [`Error`] type, naming the offending input;
+//! - [`geom`]: validated primitives and the [`Shape`](geom::Shape) enum;
+//! - [`query`]: pair queries returning signed distances with witness points and normals;
+//! - [`report`]: serde records (file and wire formats) shared by the CLI, Python and plots.
+//!
+//! Conventions: metres and radians; shapes are closed sets (touching is contact); signed
+//! distance `> 0` apart, `<= 0` in contact; normals point from the first shape to the second.
+//!
+//! ```
+//! use robocollide::geom::Shape;
+//! use robocollide::query::shape_shape;
+//!
+//! let a: Shape = "capsule 0,0,0 1,0,0 0.1".parse()?;
+//! let b: Shape = "sphere 0.5,0.5,0 0.2".parse()?;
+//! let sep = shape_shape(&a, &b);
+//! assert!((sep.distance - 0.2).abs() < 1e-12);
+//! # Ok::<(), robocollide::Error>(())
+//! ```
+
+pub mod error;
+pub mod geom;
+pub mod math;
+pub mod query;
+pub mod report;
+
+pub use error::{Error, Result};

@@ -1,0 +1,86 @@
+//! Scalar and vector types shared by the whole crate, and small numeric helpers.
+//!
+//! Conventions: `Real = f64` everywhere in the public API; lengths are metres and angles
+//! radians. Points and vectors are nalgebra types, re-exported here so that downstream code
+//! names one alias set.
+
+/// The scalar type of every public API.
+pub type Real = f64;
+/// A point in 3-D space (metres).
+pub type Point3 = nalgebra::Point3<Real>;
+/// A free vector in 3-D space.
+pub type Vector3 = nalgebra::Vector3<Real>;
+/// A rigid motion (rotation then translation).
+pub type Isometry3 = nalgebra::Isometry3<Real>;
+
+/// Machine epsilon of [`Real`].
+pub const EPSILON: Real = Real::EPSILON;
+
+/// A deterministic unit vector orthogonal to `v`.
+///
+/// Used where geometry leaves a normal undetermined (coincident witness points on a segment).
+/// For a zero vector the answer is `+x`. The component of `v` with the smallest magnitude is
+/// crossed out, which keeps the result well conditioned.
+pub fn orthogonal_unit(v: &Vector3) -> Vector3 {
+    let abs = v.abs();
+    let helper = if abs.x <= abs.y && abs.x <= abs.z {
+        Vector3::x()
+    } else if abs.y <= abs.z {
+        Vector3::y()
+    } else {
+        Vector3::z()
+    };
+    let w = v.cross(&helper);
+    let n = w.norm();
+    if n > 0.0 { w / n } else { Vector3::x() }
+}
+
+/// `v / |v|`, or `None` when `v` is zero (or so small that the quotient is not finite).
+pub fn try_normalize(v: &Vector3) -> Option<Vector3> {
+    let n = v.norm();
+    if n > 0.0 {
+        let u = v / n;
+        if u.iter().all(|c| c.is_finite()) {
+            return Some(u);
+        }
+    }
+    None
+}
+
+/// Clamp to `[0, 1]`; maps NaN to 0 so that no NaN escapes a projection.
+#[inline]
+pub fn clamp_unit(x: Real) -> Real {
+    if x > 0.0 {
+        if x < 1.0 { x } else { 1.0 }
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orthogonal_unit_is_unit_and_orthogonal() {
+        for v in [
+            Vector3::new(1.0, 0.0, 0.0),
+            Vector3::new(0.0, 0.0, 3.0),
+            Vector3::new(1e-300, 2.0, -5.0),
+            Vector3::new(1.0, 1.0, 1.0),
+        ] {
+            let n = orthogonal_unit(&v);
+            assert!((n.norm() - 1.0).abs() < 1e-15);
+            assert!(n.dot(&v).abs() <= 1e-15 * v.norm());
+        }
+        assert_eq!(orthogonal_unit(&Vector3::zeros()), Vector3::x());
+    }
+
+    #[test]
+    fn clamp_unit_maps_nan_to_zero() {
+        assert_eq!(clamp_unit(Real::NAN), 0.0);
+        assert_eq!(clamp_unit(-1.0), 0.0);
+        assert_eq!(clamp_unit(2.0), 1.0);
+        assert_eq!(clamp_unit(0.25), 0.25);
+    }
+}

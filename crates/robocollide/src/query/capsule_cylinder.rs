@@ -1,0 +1,58 @@
+//! Capsule–cylinder (flat caps).
+//!
+//! A capsule is its axis segment grown by its radius, so the answer is the segment–cylinder
+//! signed distance minus the capsule radius (exact for the Minkowski sum, in both the
+//! separated and the penetrating case). Segment–cylinder:
+//! - if the closest points of the two axes fall strictly inside the cylinder's axis and are
+//!   further apart than its radius, the nearest cylinder point is on the lateral surface and
+//!   the distance is `d − r` exactly (the capsule around the cylinder's axis touches the
+//!   cylinder there, and it contains the cylinder, so this is also a lower bound);
+//! - otherwise GJK with the cylinder's exact support map, certified by its lower bound;
+//! - if separation cannot be certified, the shapes touch or overlap and the conservative
+//!   maximum-gap estimate of [`support_gap`](super::support_gap) gives the (negative) value.
+
+use super::Separation;
+use super::gjk::gjk_separation;
+use super::segment_segment::{closest_points, touching_normal};
+use super::separation::CONTACT_ROUNDING;
+use super::support_gap::max_gap;
+use crate::geom::{Capsule, Cylinder, Segment};
+use crate::math::Real;
+
+/// Signed distance from a capsule (a) to a flat-capped cylinder (b).
+pub fn capsule_cylinder(a: &Capsule, b: &Cylinder) -> Separation {
+    let magnitude = (a.axis().magnitude() + a.radius()).max(b.axis().magnitude() + b.radius());
+    segment_cylinder(a.axis(), b, magnitude)
+        .inflated(a.radius(), 0.0)
+        .with_contact_rounding(magnitude)
+}
+
+/// Signed distance from a segment (a) to a cylinder (b), before contact rounding.
+pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Separation {
+    let pair = closest_points(a, b.axis());
+    let (u, v) = (a.direction(), b.axis().direction());
+    let core = Separation::between_points(pair.point_a, pair.point_b, || touching_normal(&u, &v));
+    let lateral = pair.t > 0.0 && pair.t < 1.0;
+    if lateral && core.distance > b.radius() {
+        return core.inflated(0.0, b.radius());
+    }
+    if let Some(g) = gjk_separation(a, b, magnitude) {
+        if g.lower > CONTACT_ROUNDING * magnitude {
+            return Separation {
+                distance: g.upper,
+                point_a: g.point_a,
+                point_b: g.point_b,
+                normal: g.normal,
+            };
+        }
+    }
+    let axis = b.unit_axis();
+    let towards = b.axis().at(0.5) - a.at(0.5);
+    let radial = towards - axis * towards.dot(&axis);
+    let plane = touching_normal(&u, &v);
+    max_gap(
+        a,
+        b,
+        &[core.normal, plane, -plane, axis, -axis, radial, towards],
+    )
+}

@@ -1,0 +1,39 @@
+//! Pair queries: exact signed distances with witness points and normals.
+//!
+//! One pair per file; file name = function name. Every query returns a [`Separation`]
+//! (conventions in [`separation`]). Kernels are total: they take validated primitives and
+//! never fail, never panic and never return NaN.
+//!
+//! | pair | method | penetration depth |
+//! |---|---|---|
+//! | point–segment, segment–segment | closed form (seed 000 §3.2, §3.5; robust variant) | — |
+//! | sphere–sphere, sphere–capsule, capsule–capsule | core distance − radii | exact |
+//! | sphere–cylinder | closed form | exact |
+//! | capsule–cylinder, cylinder–cylinder | lateral closed form, else certified GJK | conservative (lower bound on signed distance) |
+//!
+//! Distances within a rounding bound of zero are reported as 0 (contact), never as apart.
+
+mod capsule_capsule;
+mod capsule_cylinder;
+mod cylinder_cylinder;
+pub(crate) mod gjk;
+mod point_segment;
+mod segment_segment;
+pub mod separation;
+mod shape_shape;
+mod sphere_capsule;
+mod sphere_cylinder;
+mod sphere_sphere;
+pub(crate) mod support_gap;
+pub(crate) mod support_map;
+
+pub use capsule_capsule::capsule_capsule;
+pub use capsule_cylinder::capsule_cylinder;
+pub use cylinder_cylinder::cylinder_cylinder;
+pub use point_segment::{closest_parameter, point_segment};
+pub use segment_segment::{SegmentPair, closest_points, segment_segment};
+pub use separation::Separation;
+pub use shape_shape::shape_shape;
+pub use sphere_capsule::sphere_capsule;
+pub use sphere_cylinder::sphere_cylinder;
+pub use sphere_sphere::sphere_sphere;

@@ -1,0 +1,186 @@
+//! Segment–segment closest points (seed 000 §3.5, Ericson, *Real-Time Collision Detection*
+//! §5.1.9), reformulated for robustness.
+//!
+//! `P(s) = p₀ + s u`, `Q(t) = q₀ + t v`, `s, t ∈ [0, 1]`. The squared distance
+//! `F(s, t) = |P(s) − Q(t)|²` is convex, so the box-constrained minimum is found by:
+//! 1. `s₀` = the unconstrained line–line optimum, clamped to `[0, 1]`;
+//! 2. `t` = the best `t` for that `s`, clamped; if it was clamped, `s` = the best `s` for that
+//!    `t`, clamped (each step is a well-conditioned point–line projection).
+//!
+//! Robustness notes (see `../shared/SEED-NOTES.md`):
+//! - `s₀` is computed as `((q₀ − p₀) × v)·n / |n|²` with `n = u × v`, not from the seed's
+//!   `(be − cd)/(ac − b²)`: both are ill-conditioned as the axes become parallel, but the
+//!   cross-product form's error grows like `1/sin θ` (which the distance tolerates, because `F`
+//!   is flat along the valley by exactly `sin θ`), whereas `ac − b²` loses all digits.
+//! - Exactly parallel axes (`n = 0`) take `s₀ = 0`; the projections then land on a minimiser
+//!   of the line of minima.
+//! - The distance is measured between the two witness points, never as `√F(s, t)` from the
+//!   polynomial (which cancels catastrophically and can go negative).
+//! - A zero-length segment reduces to point–segment.
+//! - When the witness points coincide, the normal is `u × v` normalised, else a unit vector
+//!   perpendicular to the non-degenerate axis, else `+x`.
+
+use super::Separation;
+use super::point_segment::closest_parameter;
+use crate::geom::Segment;
+use crate::math::{Point3, Real, Vector3, clamp_unit, orthogonal_unit, try_normalize};
+
+/// Closest-point parameters and points between two segments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SegmentPair {
+    /// Parameter on segment a, in `[0, 1]`.
+    pub s: Real,
+    /// Parameter on segment b, in `[0, 1]`.
+    pub t: Real,
+    /// `a.at(s)`.
+    pub point_a: Point3,
+    /// `b.at(t)`.
+    pub point_b: Point3,
+}
+
+/// Closest points between segments `a` and `b`.
+#[inline]
+pub fn closest_points(a: &Segment, b: &Segment) -> SegmentPair {
+    let u = a.direction();
+    let v = b.direction();
+    let uu = u.norm_squared();
+    let vv = v.norm_squared();
+    let (s, t) = if uu == 0.0 {
+        (0.0, closest_parameter(&a.a(), b))
+    } else if vv == 0.0 {
+        (closest_parameter(&b.a(), a), 0.0)
+    } else {
+        let n = u.cross(&v);
+        let nn = n.norm_squared();
+        let qp = b.a() - a.a();
+        let s0 = if nn > 0.0 {
+            clamp_unit(qp.cross(&v).dot(&n) / nn)
+        } else {
+            0.0
+        };
+        // Best t for s0: project P(s0) onto b's line.
+        let t_raw = (u * s0 - qp).dot(&v) / vv;
+        if t_raw < 0.0 {
+            (clamp_unit(qp.dot(&u) / uu), 0.0)
+        } else if t_raw > 1.0 {
+            (clamp_unit((qp + v).dot(&u) / uu), 1.0)
+        } else if t_raw.is_nan() {
+            (s0, 0.0)
+        } else {
+            (s0, t_raw)
+        }
+    };
+    SegmentPair {
+        s,
+        t,
+        point_a: a.at(s),
+        point_b: b.at(t),
+    }
+}
+
+/// The normal to use when the witness points of two segments coincide.
+pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
+    try_normalize(&u.cross(v)).unwrap_or_else(|| {
+        if u.norm_squared() > 0.0 {
+            orthogonal_unit(u)
+        } else {
+            orthogonal_unit(v)
+        }
+    })
+}
+
+/// Distance between segments `a` and `b`, with witness points and the normal from a to b.
+#[inline]
+pub fn segment_segment(a: &Segment, b: &Segment) -> Separation {
+    let pair = closest_points(a, b);
+    Separation::between_points(pair.point_a, pair.point_b, || {
+        touching_normal(&a.direction(), &b.direction())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(a: [f64; 3], b: [f64; 3]) -> Segment {
+        Segment::new(a.into(), b.into()).unwrap()
+    }
+
+    #[test]
+    fn perpendicular_skew() {
+        let r = segment_segment(
+            &seg([-1.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            &seg([0.0, -1.0, 2.0], [0.0, 1.0, 2.0]),
+        );
+        assert_eq!(r.distance, 2.0);
+        assert_eq!(r.point_a, Point3::origin());
+        assert_eq!(r.point_b, Point3::new(0.0, 0.0, 2.0));
+        assert_eq!(r.normal, Vector3::z());
+    }
+
+    #[test]
+    fn parallel_overlapping_and_disjoint() {
+        let a = seg([0.0, 0.0, 0.0], [2.0, 0.0, 0.0]);
+        let r = segment_segment(&a, &seg([1.0, 1.0, 0.0], [3.0, 1.0, 0.0]));
+        assert_eq!(r.distance, 1.0);
+        let r = segment_segment(&a, &seg([5.0, 4.0, 0.0], [9.0, 4.0, 0.0]));
+        assert_eq!(r.distance, 5.0); // (2,0,0) to (5,4,0)
+        // Anti-parallel collinear, overlapping: distance 0, normal perpendicular to the axis.
+        let r = segment_segment(&a, &seg([3.0, 0.0, 0.0], [1.0, 0.0, 0.0]));
+        assert_eq!(r.distance, 0.0);
+        assert!(r.normal.x.abs() < 1e-15 && (r.normal.norm() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn crossing_segments_touch_with_plane_normal() {
+        let r = segment_segment(
+            &seg([-1.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            &seg([0.0, -1.0, 0.0], [0.0, 1.0, 0.0]),
+        );
+        assert_eq!(r.distance, 0.0);
+        assert_eq!(r.normal, Vector3::z());
+    }
+
+    #[test]
+    fn endpoint_to_interior() {
+        // b's endpoint (0.5, 1, 0) is nearest to a's interior.
+        let r = segment_segment(
+            &seg([0.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            &seg([0.5, 1.0, 0.0], [0.5, 3.0, 1.0]),
+        );
+        assert_eq!(r.distance, 1.0);
+        assert_eq!(r.point_a, Point3::new(0.5, 0.0, 0.0));
+    }
+
+    #[test]
+    fn endpoint_to_endpoint() {
+        let r = segment_segment(
+            &seg([0.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            &seg([2.0, 1.0, 0.0], [3.0, 5.0, 0.0]),
+        );
+        assert!((r.distance - 2.0f64.sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn zero_length_segments() {
+        let p = seg([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]);
+        let r = segment_segment(&p, &seg([0.0, 0.0, 0.0], [2.0, 0.0, 0.0]));
+        assert!((r.distance - 2.0f64.sqrt()).abs() < 1e-15);
+        let r = segment_segment(&seg([0.0, 0.0, 0.0], [2.0, 0.0, 0.0]), &p);
+        assert!((r.distance - 2.0f64.sqrt()).abs() < 1e-15);
+        let r = segment_segment(&p, &p);
+        assert_eq!(r.distance, 0.0);
+        assert_eq!(r.normal, Vector3::x());
+    }
+
+    #[test]
+    fn seed_note_crossing_at_millimetre_scale_has_no_nan() {
+        // SEED-NOTES 000: √F(s_c, t_c) gives NaN for crossing segments at ~1000 mm scale.
+        let r = segment_segment(
+            &seg([-1000.0, 0.0, 0.0], [1000.0, 0.1, 0.0]),
+            &seg([0.0, -1000.0, 0.0], [0.1, 1000.0, 0.0]),
+        );
+        assert!(r.distance == 0.0 || (r.distance > 0.0 && r.distance < 1e-9));
+        assert!(r.normal.iter().all(|c| c.is_finite()));
+    }
+}

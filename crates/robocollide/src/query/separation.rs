@@ -1,0 +1,93 @@
+//! [`Separation`]: the answer of every pair query.
+//!
+//! Conventions (shared by all queries):
+//! - `distance` is signed: `> 0` apart, `0` touching, `< 0` penetrating (shapes are closed, so
+//!   `distance <= 0` is contact).
+//! - `normal` is a unit vector from shape a towards shape b.
+//! - `point_a` / `point_b` are witness points on the boundaries of a and b with
+//!   `point_b − point_a = distance · normal`: when apart they are the closest points; when
+//!   penetrating, `point_a` is the point of a deepest inside b along `normal` and `point_b` the
+//!   point of b deepest inside a, so translating b by `−distance · normal` brings them together.
+//! - A computed distance within a rounding bound of zero (see [`CONTACT_ROUNDING`]) is reported
+//!   as exactly `0`: where floating point cannot decide, the answer is "in contact".
+
+use crate::math::{EPSILON, Point3, Real, Vector3};
+
+/// Relative rounding bound for the contact decision: a distance `0 < d ≤ CONTACT_ROUNDING ·
+/// magnitude` (magnitude = largest absolute coordinate or radius of the pair) is reported as 0.
+pub const CONTACT_ROUNDING: Real = 64.0 * EPSILON;
+
+/// Signed distance, witness points and normal between two shapes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Separation {
+    /// Signed distance (metres): `> 0` apart, `<= 0` in contact.
+    pub distance: Real,
+    /// Witness point on shape a.
+    pub point_a: Point3,
+    /// Witness point on shape b.
+    pub point_b: Point3,
+    /// Unit normal from a towards b.
+    pub normal: Vector3,
+}
+
+impl Separation {
+    /// The same answer with the roles of a and b exchanged.
+    #[inline]
+    pub fn flipped(self) -> Self {
+        Self {
+            distance: self.distance,
+            point_a: self.point_b,
+            point_b: self.point_a,
+            normal: -self.normal,
+        }
+    }
+
+    /// `true` when the shapes touch or overlap (`distance <= 0`).
+    #[inline]
+    pub fn is_contact(&self) -> bool {
+        self.distance <= 0.0
+    }
+
+    /// Grows shape a by `radius_a` and shape b by `radius_b` (Minkowski sum with balls):
+    /// the distance drops by their sum and the witness points move along the normal.
+    #[inline]
+    pub(crate) fn inflated(self, radius_a: Real, radius_b: Real) -> Self {
+        Self {
+            distance: self.distance - (radius_a + radius_b),
+            point_a: self.point_a + self.normal * radius_a,
+            point_b: self.point_b - self.normal * radius_b,
+            normal: self.normal,
+        }
+    }
+
+    /// Applies the contact rounding rule for shapes of the given coordinate magnitude.
+    #[inline]
+    pub(crate) fn with_contact_rounding(mut self, magnitude: Real) -> Self {
+        if self.distance > 0.0 && self.distance <= CONTACT_ROUNDING * magnitude {
+            self.distance = 0.0;
+        }
+        self
+    }
+
+    /// Separation of two points, with `fallback_normal` used when they coincide.
+    #[inline]
+    pub(crate) fn between_points(
+        a: Point3,
+        b: Point3,
+        fallback_normal: impl FnOnce() -> Vector3,
+    ) -> Self {
+        let d = b - a;
+        let distance = d.norm();
+        let normal = if distance > 0.0 {
+            d / distance
+        } else {
+            fallback_normal()
+        };
+        Self {
+            distance,
+            point_a: a,
+            point_b: b,
+            normal,
+        }
+    }
+}
