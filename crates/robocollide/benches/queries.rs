@@ -1,1 +1,140 @@
-fn main() {}
+//! Pair-query speed against parry3d-f64 on identical random inputs, in the same run.
+//!
+//! Run: `cargo bench -p robocollide --bench queries`. Each group measures a batch of 1024
+//! pairs (criterion reports the time per batch and the throughput in pairs per second).
+//! Inputs: shapes in a 2 m box, radii 0.05–0.3 m, segment lengths up to 1 m (a mix of apart
+//! and overlapping pairs, seeded).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use robocollide::geom::{Capsule, Cylinder, Segment, Shape, Sphere};
+use robocollide::math::{Point3, Vector3};
+use robocollide::query::{capsule_capsule, cylinder_cylinder, segment_segment, sphere_capsule};
+
+#[path = "../tests/common/parry.rs"]
+mod parry;
+
+const BATCH: usize = 1024;
+
+fn point(rng: &mut ChaCha8Rng) -> Point3 {
+    Point3::new(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+    )
+}
+
+fn axis(rng: &mut ChaCha8Rng) -> (Point3, Point3) {
+    let a = point(rng);
+    let d = Vector3::new(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+    );
+    (a, a + d.normalize() * rng.random_range(0.1..1.0))
+}
+
+fn shapes(kind: &str, rng: &mut ChaCha8Rng) -> Shape {
+    let r = rng.random_range(0.05..0.3);
+    match kind {
+        "segment" => {
+            let (a, b) = axis(rng);
+            Segment::new(a, b).unwrap().into()
+        }
+        "sphere" => Sphere::new(point(rng), r).unwrap().into(),
+        "capsule" => {
+            let (a, b) = axis(rng);
+            Capsule::new(a, b, r).unwrap().into()
+        }
+        _ => {
+            let (a, b) = axis(rng);
+            Cylinder::new(a, b, r).unwrap().into()
+        }
+    }
+}
+
+fn bench_pair(
+    c: &mut Criterion,
+    name: &str,
+    kind_a: &str,
+    kind_b: &str,
+    ours: fn(&Shape, &Shape) -> f64,
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let pairs: Vec<(Shape, Shape)> = (0..BATCH)
+        .map(|_| (shapes(kind_a, &mut rng), shapes(kind_b, &mut rng)))
+        .collect();
+    let parry_pairs: Vec<_> = pairs
+        .iter()
+        .map(|(a, b)| (parry::to_parry(a), parry::to_parry(b)))
+        .collect();
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(BATCH as u64));
+    group.bench_function("robocollide", |bench| {
+        bench.iter(|| {
+            pairs
+                .iter()
+                .map(|(a, b)| ours(black_box(a), black_box(b)))
+                .sum::<f64>()
+        })
+    });
+    group.bench_function("parry3d-f64", |bench| {
+        bench.iter(|| {
+            parry_pairs
+                .iter()
+                .map(|(a, b)| parry::parry_distance(black_box(a), black_box(b)))
+                .sum::<f64>()
+        })
+    });
+    group.finish();
+}
+
+fn segment_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Segment(a), Shape::Segment(b)) => segment_segment(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+fn sphere_capsule_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Sphere(a), Shape::Capsule(b)) => sphere_capsule(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+fn capsule_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Capsule(a), Shape::Capsule(b)) => capsule_capsule(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+fn cylinder_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Cylinder(a), Shape::Cylinder(b)) => cylinder_cylinder(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+
+fn queries(c: &mut Criterion) {
+    bench_pair(c, "segment_segment", "segment", "segment", segment_pair);
+    bench_pair(
+        c,
+        "sphere_capsule",
+        "sphere",
+        "capsule",
+        sphere_capsule_pair,
+    );
+    bench_pair(c, "capsule_capsule", "capsule", "capsule", capsule_pair);
+    bench_pair(
+        c,
+        "cylinder_cylinder",
+        "cylinder",
+        "cylinder",
+        cylinder_pair,
+    );
+}
+
+criterion_group!(benches, queries);
+criterion_main!(benches);

@@ -59,6 +59,9 @@ impl Cylinder {
     ///
     /// Picks the cap whose centre is further along `d`, then the rim point in the direction of
     /// `d`'s component perpendicular to the axis (the cap centre when that component is zero).
+    /// That component is computed by [`perpendicular_part`](crate::math::perpendicular_part):
+    /// when `d` is nearly parallel to the axis a one-pass projection would tilt the rim point
+    /// out of the cap plane and make the support value wrong at first order.
     pub fn support(&self, d: &Vector3) -> Point3 {
         let u = self.unit_axis();
         let along = d.dot(&u);
@@ -67,7 +70,7 @@ impl Cylinder {
         } else {
             self.axis.a()
         };
-        let radial = d - u * along;
+        let radial = crate::math::perpendicular_part(d, &u);
         let n = radial.norm();
         if n > 0.0 && self.radius > 0.0 {
             let dir = radial / n;
@@ -84,7 +87,7 @@ impl Cylinder {
         let len = self.axis.length();
         let rel = p - self.axis.a();
         let h = rel.dot(&u);
-        let radial = rel - u * h;
+        let radial = crate::math::perpendicular_part(&rel, &u);
         let rho = radial.norm();
         let hc = h.clamp(0.0, len);
         let inside = h >= 0.0 && h <= len && rho <= self.radius;

@@ -7,15 +7,13 @@
 //!   further apart than its radius, the nearest cylinder point is on the lateral surface and
 //!   the distance is `d − r` exactly (the capsule around the cylinder's axis touches the
 //!   cylinder there, and it contains the cylinder, so this is also a lower bound);
-//! - otherwise GJK with the cylinder's exact support map, certified by its lower bound;
-//! - if separation cannot be certified, the shapes touch or overlap and the conservative
-//!   maximum-gap estimate of [`support_gap`](super::support_gap) gives the (negative) value.
+//! - otherwise the certified convex method of [`convex_pair`](super::convex_pair): GJK with
+//!   the cylinder's exact support map, refined if needed, or — when separation cannot be
+//!   certified — the conservative maximum-gap estimate for touching and overlapping pairs.
 
 use super::Separation;
-use super::gjk::gjk_separation;
+use super::convex_pair::certified_distance;
 use super::segment_segment::{closest_points, touching_normal};
-use super::separation::CONTACT_ROUNDING;
-use super::support_gap::max_gap;
 use crate::geom::{Capsule, Cylinder, Segment};
 use crate::math::Real;
 
@@ -36,23 +34,15 @@ pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Se
     if lateral && core.distance > b.radius() {
         return core.inflated(0.0, b.radius());
     }
-    if let Some(g) = gjk_separation(a, b, magnitude) {
-        if g.lower > CONTACT_ROUNDING * magnitude {
-            return Separation {
-                distance: g.upper,
-                point_a: g.point_a,
-                point_b: g.point_b,
-                normal: g.normal,
-            };
-        }
-    }
     let axis = b.unit_axis();
     let towards = b.axis().at(0.5) - a.at(0.5);
     let radial = towards - axis * towards.dot(&axis);
     let plane = touching_normal(&u, &v);
-    max_gap(
+    certified_distance(
         a,
         b,
+        magnitude,
         &[core.normal, plane, -plane, axis, -axis, radial, towards],
+        &[axis],
     )
 }

@@ -3,8 +3,9 @@
 //! - Lateral–lateral: if the closest points of the two axes are interior to both axes and
 //!   further apart than `r₁ + r₂`, the answer is `d − r₁ − r₂` exactly (as for capsules, whose
 //!   lateral surfaces coincide with the cylinders' there).
-//! - Otherwise GJK with both exact support maps, certified by its lower bound (tolerance
-//!   `1e-14` relative; see [`gjk`](super::gjk)).
+//! - Otherwise the certified convex method of [`convex_pair`](super::convex_pair): GJK with
+//!   both exact support maps, its certified gap refined along the ridges of the gap function
+//!   when GJK stalls.
 //! - Touching or overlapping: the conservative maximum-gap estimate of
 //!   [`support_gap`](super::support_gap): a lower bound on the signed distance (it never
 //!   understates a penetration), exact when the optimal direction is among the candidates
@@ -14,10 +15,8 @@
 //! (a separating direction with positive gap); anything else is contact.
 
 use super::Separation;
-use super::gjk::gjk_separation;
+use super::convex_pair::certified_distance;
 use super::segment_segment::{closest_points, touching_normal};
-use super::separation::CONTACT_ROUNDING;
-use super::support_gap::max_gap;
 use crate::geom::Cylinder;
 
 /// Signed distance between two flat-capped cylinders.
@@ -29,35 +28,23 @@ pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
     let lateral = pair.s > 0.0 && pair.s < 1.0 && pair.t > 0.0 && pair.t < 1.0;
     let result = if lateral && core.distance > a.radius() + b.radius() {
         core.inflated(a.radius(), b.radius())
-    } else if let Some(g) =
-        gjk_separation(a, b, magnitude).filter(|g| g.lower > CONTACT_ROUNDING * magnitude)
-    {
-        Separation {
-            distance: g.upper,
-            point_a: g.point_a,
-            point_b: g.point_b,
-            normal: g.normal,
-        }
     } else {
         let (ua, ub) = (a.unit_axis(), b.unit_axis());
         let towards = b.axis().at(0.5) - a.axis().at(0.5);
         let plane = touching_normal(&u, &v);
-        max_gap(
-            a,
-            b,
-            &[
-                core.normal,
-                plane,
-                -plane,
-                ua,
-                -ua,
-                ub,
-                -ub,
-                towards - ua * towards.dot(&ua),
-                towards - ub * towards.dot(&ub),
-                towards,
-            ],
-        )
+        let candidates = [
+            core.normal,
+            plane,
+            -plane,
+            ua,
+            -ua,
+            ub,
+            -ub,
+            towards - ua * towards.dot(&ua),
+            towards - ub * towards.dot(&ub),
+            towards,
+        ];
+        certified_distance(a, b, magnitude, &candidates, &[ua, ub])
     };
     result.with_contact_rounding(magnitude)
 }

@@ -15,6 +15,7 @@
 
 mod capsule_capsule;
 mod capsule_cylinder;
+mod convex_pair;
 mod cylinder_cylinder;
 pub(crate) mod gjk;
 mod point_segment;

@@ -39,7 +39,7 @@ pub(crate) fn point_cylinder(p: &Point3, cyl: &Cylinder) -> Separation {
     let len = cyl.axis().length();
     let rel = p - cyl.axis().a();
     let h = rel.dot(&u).clamp(0.0, len);
-    let radial = rel - u * rel.dot(&u);
+    let radial = crate::math::perpendicular_part(&rel, &u);
     let rho = radial.norm();
     let outward = try_normalize(&radial).unwrap_or_else(|| orthogonal_unit(&u));
     let exits: [(f64, Vector3); 3] = [(cyl.radius() - rho, outward), (h, -u), (len - h, u)];

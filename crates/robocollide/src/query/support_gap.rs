@@ -8,7 +8,9 @@
 //! value — never more separated than the truth — and a positive gap proves separation.
 //!
 //! Cylinders have no closed-form penetration depth; we evaluate `g` on a few geometric
-//! candidates, then refine the best by a shrinking pattern search on the unit sphere. The
+//! candidates, a coarse global sweep of 96 directions and 48 directions on each *ridge* (the
+//! great circle perpendicular to a cylinder axis, where the optima of lateral contacts lie),
+//! then refine the best three by a shrinking, ridge-following pattern search. The
 //! result is a lower bound on the signed distance (so an upper bound on the penetration
 //! depth), exact whenever a candidate or the search reaches the optimal direction.
 
@@ -30,28 +32,99 @@ pub(crate) fn gap_along<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3)
 }
 
 /// Number of refinement steps of the pattern search.
-const SEARCH_STEPS: usize = 60;
+const SEARCH_STEPS: usize = 80;
 
-/// The best gap over `candidates` (zero vectors are skipped), refined by local search.
+/// Directions of the coarse global sweep used when shapes overlap (a Fibonacci sphere).
+const SWEEP_DIRECTIONS: usize = 96;
+/// Directions sampled on each ridge (the great circle perpendicular to a cylinder axis).
+const RIDGE_DIRECTIONS: usize = 48;
+/// Number of best starting directions refined by local search.
+const REFINED_STARTS: usize = 3;
+
+/// The unit vector number `i` of an `n`-point Fibonacci sphere.
+fn fibonacci_direction(i: usize, n: usize) -> Vector3 {
+    let z = 1.0 - 2.0 * (i as Real + 0.5) / n as Real;
+    let phi = i as Real * 2.399_963_229_728_653; // golden angle
+    let s = (1.0 - z * z).sqrt();
+    Vector3::new(s * phi.cos(), s * phi.sin(), z)
+}
+
+/// The best gap over `candidates` (zero vectors are skipped) and a coarse global sweep of
+/// directions; the best few starts are refined by local search. `axes` are the cylinder axes
+/// (ridges of the gap function, see [`refine_gap`]).
 pub(crate) fn max_gap<A: SupportMap, B: SupportMap>(
     a: &A,
     b: &B,
     candidates: &[Vector3],
+    axes: &[Vector3],
 ) -> Separation {
-    let mut best: Option<Separation> = None;
-    for c in candidates {
-        if let Some(n) = try_normalize(c) {
-            let g = gap_along(a, b, &n);
-            if best.is_none_or(|bg| g.distance > bg.distance) {
-                best = Some(g);
+    let mut starts: [Option<Separation>; REFINED_STARTS] = [None; REFINED_STARTS];
+    let mut offer = |g: Separation| {
+        // Keep the REFINED_STARTS largest gaps, best first.
+        let mut g = g;
+        for slot in starts.iter_mut() {
+            match slot {
+                Some(s) if s.distance >= g.distance => {}
+                _ => {
+                    let previous = slot.replace(g);
+                    match previous {
+                        Some(p) => g = p,
+                        None => return,
+                    }
+                }
             }
         }
+    };
+    for c in candidates {
+        if let Some(n) = try_normalize(c) {
+            offer(gap_along(a, b, &n));
+        }
     }
-    let mut best = best.unwrap_or_else(|| gap_along(a, b, &Vector3::x()));
-    let mut step: Real = 0.5;
+    for i in 0..SWEEP_DIRECTIONS {
+        offer(gap_along(a, b, &fibonacci_direction(i, SWEEP_DIRECTIONS)));
+    }
+    // Optima of lateral contacts lie on the ridge great circle perpendicular to an axis.
+    for u in axes {
+        let e1 = orthogonal_unit(u);
+        let e2 = u.cross(&e1);
+        for k in 0..RIDGE_DIRECTIONS {
+            let angle = std::f64::consts::TAU * k as Real / RIDGE_DIRECTIONS as Real;
+            offer(gap_along(a, b, &(e1 * angle.cos() + e2 * angle.sin())));
+        }
+    }
+    starts
+        .into_iter()
+        .flatten()
+        .map(|s| refine_gap(a, b, s, 0.2, 1e-10, axes))
+        .max_by(|x, y| x.distance.total_cmp(&y.distance))
+        .unwrap_or_else(|| gap_along(a, b, &Vector3::x()))
+}
+
+/// Pattern search on the unit sphere for a larger gap, from `start` with the given initial
+/// and final angular steps (radians).
+///
+/// The gap of a cylinder has ridges where the direction is perpendicular to its axis (the
+/// support jumps between caps) and cones around the axis; an optimum on a ridge is reached by
+/// moving *along* it, so the tangent basis is aligned with the axis (from `axes`) closest to
+/// perpendicular to the current direction.
+pub(crate) fn refine_gap<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    start: Separation,
+    initial_step: Real,
+    final_step: Real,
+    axes: &[Vector3],
+) -> Separation {
+    let mut best = start;
+    let mut step = initial_step;
     for _ in 0..SEARCH_STEPS {
         let n = best.normal;
-        let t1 = orthogonal_unit(&n);
+        let ridge = axes
+            .iter()
+            .min_by(|x, y| x.dot(&n).abs().total_cmp(&y.dot(&n).abs()));
+        let t1 = ridge
+            .and_then(|u| try_normalize(&n.cross(u)))
+            .unwrap_or_else(|| orthogonal_unit(&n));
         let t2 = n.cross(&t1);
         let mut improved = false;
         for dir in [t1, -t1, t2, -t2, t1 + t2, t1 - t2, -t1 + t2, -t1 - t2] {
@@ -63,9 +136,11 @@ pub(crate) fn max_gap<A: SupportMap, B: SupportMap>(
                 }
             }
         }
-        if !improved {
+        if improved {
+            step *= 1.5;
+        } else {
             step *= 0.5;
-            if step < 1e-10 {
+            if step < final_step {
                 break;
             }
         }

@@ -13,6 +13,8 @@ pub(crate) trait SupportMap {
     fn support(&self, d: &Vector3) -> Point3;
     /// Some point of the shape (used to start searches).
     fn any_point(&self) -> Point3;
+    /// The point of the shape nearest to `p` (exact Euclidean projection).
+    fn nearest_point(&self, p: &Point3) -> Point3;
 }
 
 impl SupportMap for Point3 {
@@ -22,6 +24,10 @@ impl SupportMap for Point3 {
     }
     #[inline]
     fn any_point(&self) -> Point3 {
+        *self
+    }
+    #[inline]
+    fn nearest_point(&self, _p: &Point3) -> Point3 {
         *self
     }
 }
@@ -39,6 +45,10 @@ impl SupportMap for Segment {
     fn any_point(&self) -> Point3 {
         self.at(0.5)
     }
+    #[inline]
+    fn nearest_point(&self, p: &Point3) -> Point3 {
+        self.at(crate::query::closest_parameter(p, self))
+    }
 }
 
 impl SupportMap for Cylinder {
@@ -49,5 +59,9 @@ impl SupportMap for Cylinder {
     #[inline]
     fn any_point(&self) -> Point3 {
         self.axis().at(0.5)
+    }
+    #[inline]
+    fn nearest_point(&self, p: &Point3) -> Point3 {
+        self.closest_point(p).0
     }
 }

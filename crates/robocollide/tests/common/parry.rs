@@ -1,0 +1,50 @@
+//! parry3d-f64 (0.31, glam types) counterparts of robocollide shapes, for comparisons.
+//! parry's cylinder is centred on its local origin along +Y; we pose it on the axis midpoint.
+
+use parry3d_f64::math::{Pose, Rotation, Vector};
+use parry3d_f64::shape::{Ball, Capsule, Cylinder, Segment, SharedShape};
+use robocollide::geom::Shape;
+use robocollide::math::Point3;
+
+fn v(p: Point3) -> Vector {
+    Vector::new(p.x, p.y, p.z)
+}
+
+/// The parry shape and pose equivalent to `shape`.
+pub fn to_parry(shape: &Shape) -> (Pose, SharedShape) {
+    match shape {
+        Shape::Point(p) => (
+            Pose::from_translation(v(*p)),
+            SharedShape::new(Ball::new(0.0)),
+        ),
+        Shape::Sphere(s) => (
+            Pose::from_translation(v(s.center())),
+            SharedShape::new(Ball::new(s.radius())),
+        ),
+        Shape::Segment(s) => (
+            Pose::identity(),
+            SharedShape::new(Segment::new(v(s.a()), v(s.b()))),
+        ),
+        Shape::Capsule(c) => (
+            Pose::identity(),
+            SharedShape::new(Capsule::new(v(c.axis().a()), v(c.axis().b()), c.radius())),
+        ),
+        Shape::Cylinder(c) => {
+            let axis = c.unit_axis();
+            let rotation =
+                Rotation::from_rotation_arc(Vector::Y, Vector::new(axis.x, axis.y, axis.z));
+            let pose = Pose::from_parts(v(c.axis().at(0.5)), rotation);
+            (
+                pose,
+                SharedShape::new(Cylinder::new(c.axis().length() / 2.0, c.radius())),
+            )
+        }
+    }
+}
+
+/// parry's (unsigned) distance between two of our shapes.
+pub fn parry_distance(a: &(Pose, SharedShape), b: &(Pose, SharedShape)) -> f64 {
+    parry3d_f64::query::distance(&a.0, a.1.as_ref(), &b.0, b.1.as_ref())
+        .expect("supported pair")
+        .distance
+}

@@ -1,0 +1,160 @@
+//! Independent distance oracle for convex shapes with exact Euclidean projections: dense
+//! sampling of both boundaries for a start, then alternating projections (von Neumann /
+//! Cheney–Goldstein), which converge to a closest pair of two disjoint closed convex sets.
+//! Each iterate is a genuine pair of points, so the value is an upper bound that decreases to
+//! the true distance. It knows nothing of robocollide's kernels.
+
+use super::generators::{P, add, dot, norm, scale, sub};
+
+/// A convex solid with an exact projection and boundary samples.
+#[derive(Clone, Copy, Debug)]
+pub enum Solid {
+    /// Centre, radius.
+    Ball(P, f64),
+    /// Axis a, axis b, radius.
+    Capsule(P, P, f64),
+    /// Axis a, axis b, radius; flat caps.
+    Cylinder(P, P, f64),
+}
+
+fn project_segment(p: P, a: P, b: P) -> P {
+    let d = sub(b, a);
+    let dd = dot(d, d);
+    let t = if dd > 0.0 {
+        (dot(sub(p, a), d) / dd).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    add(a, scale(d, t))
+}
+
+fn any_perpendicular(u: P) -> (P, P) {
+    let h = if u[0].abs() < 0.6 {
+        [1.0, 0.0, 0.0]
+    } else {
+        [0.0, 1.0, 0.0]
+    };
+    let e1 = super::generators::cross(u, h);
+    let e1 = scale(e1, 1.0 / norm(e1));
+    (e1, super::generators::cross(u, e1))
+}
+
+fn axis_unit(a: P, b: P) -> P {
+    let d = sub(b, a);
+    let n = norm(d);
+    if n > 0.0 {
+        scale(d, 1.0 / n)
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+impl Solid {
+    /// The point of the solid nearest to `p`.
+    pub fn project(&self, p: P) -> P {
+        match *self {
+            Solid::Ball(c, r) => clamp_ball(p, c, r),
+            Solid::Capsule(a, b, r) => clamp_ball(p, project_segment(p, a, b), r),
+            Solid::Cylinder(a, b, r) => {
+                let u = axis_unit(a, b);
+                let len = norm(sub(b, a));
+                let rel = sub(p, a);
+                let h = dot(rel, u);
+                let radial = sub(rel, scale(u, h));
+                let rho = norm(radial);
+                let radial = if rho > r {
+                    scale(radial, r / rho)
+                } else {
+                    radial
+                };
+                add(add(a, scale(u, h.clamp(0.0, len))), radial)
+            }
+        }
+    }
+
+    /// Points spread over the boundary (and axis) for a starting guess.
+    pub fn samples(&self, n: usize) -> Vec<P> {
+        let mut out = Vec::new();
+        match *self {
+            Solid::Ball(c, r) => {
+                for i in 0..n * n {
+                    let z = 1.0 - 2.0 * (i as f64 + 0.5) / (n * n) as f64;
+                    let phi = i as f64 * 2.399963229728653;
+                    let s = (1.0 - z * z).sqrt();
+                    out.push(add(c, scale([s * phi.cos(), s * phi.sin(), z], r)));
+                }
+            }
+            Solid::Capsule(a, b, r) | Solid::Cylinder(a, b, r) => {
+                let u = axis_unit(a, b);
+                let (e1, e2) = any_perpendicular(u);
+                let d = sub(b, a);
+                for i in 0..=n {
+                    let base = add(a, scale(d, i as f64 / n as f64));
+                    for j in 0..n {
+                        let ang = std::f64::consts::TAU * j as f64 / n as f64;
+                        let dir = add(scale(e1, ang.cos()), scale(e2, ang.sin()));
+                        out.push(add(base, scale(dir, r)));
+                    }
+                    out.push(base);
+                }
+                if let Solid::Capsule(..) = self {
+                    for end in [a, b] {
+                        out.extend(Solid::Ball(end, r).samples(n / 2 + 2));
+                    }
+                } else {
+                    for end in [a, b] {
+                        for k in 1..4 {
+                            for j in 0..n {
+                                let ang = std::f64::consts::TAU * j as f64 / n as f64;
+                                let dir = add(scale(e1, ang.cos()), scale(e2, ang.sin()));
+                                out.push(add(end, scale(dir, r * k as f64 / 4.0)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn clamp_ball(p: P, c: P, r: f64) -> P {
+    let d = sub(p, c);
+    let n = norm(d);
+    if n > r { add(c, scale(d, r / n)) } else { p }
+}
+
+/// Upper bound on the distance between two solids, converged by alternating projections.
+/// Returns 0 when a common point is found.
+pub fn distance(a: &Solid, b: &Solid) -> f64 {
+    let sa = a.samples(24);
+    let sb = b.samples(24);
+    let mut best = (f64::INFINITY, sa[0], sb[0]);
+    for &x in &sa {
+        let y = b.project(x);
+        let d = norm(sub(x, y));
+        if d < best.0 {
+            best = (d, x, y);
+        }
+    }
+    for &y in &sb {
+        let x = a.project(y);
+        let d = norm(sub(x, y));
+        if d < best.0 {
+            best = (d, x, y);
+        }
+    }
+    let (mut d, _, mut y) = best;
+    for _ in 0..400_000 {
+        let x = a.project(y);
+        let y2 = b.project(x);
+        let d2 = norm(sub(x, y2));
+        let moved = norm(sub(y2, y));
+        y = y2;
+        d = d.min(d2);
+        if d2 == 0.0 || moved <= 1e-17 * (1.0 + norm(y)) {
+            break;
+        }
+    }
+    d
+}
