@@ -4,6 +4,7 @@
 
 pub mod exact;
 pub mod generators;
+pub mod parry;
 pub mod projection_oracle;
 
 use rand::SeedableRng;
