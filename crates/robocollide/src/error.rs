@@ -26,6 +26,20 @@ pub enum Error {
         /// The value that was given.
         value: Real,
     },
+    /// A shape that needs an axis direction was given two coincident axis points.
+    #[error(
+        "{field}: the axis end points coincide at ({x}, {y}, {z}); a flat-capped cylinder needs an axis of non-zero length"
+    )]
+    DegenerateAxis {
+        /// Which input, e.g. `"cylinder"`.
+        field: String,
+        /// The coincident point.
+        x: Real,
+        /// The coincident point.
+        y: Real,
+        /// The coincident point.
+        z: Real,
+    },
     /// Text or a record could not be parsed.
     #[error("{0}")]
     Parse(String),
@@ -46,6 +60,12 @@ impl Error {
             Error::NegativeRadius { field, value } => Error::NegativeRadius {
                 field: format!("{prefix}.{field}"),
                 value,
+            },
+            Error::DegenerateAxis { field, x, y, z } => Error::DegenerateAxis {
+                field: format!("{prefix}.{field}"),
+                x,
+                y,
+                z,
             },
             Error::Parse(msg) => Error::Parse(format!("{prefix}: {msg}")),
         }

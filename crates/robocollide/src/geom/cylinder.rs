@@ -2,13 +2,13 @@
 //! `{p : 0 ≤ (p − a)·û ≤ |b − a|, |(p − a) − ((p − a)·û) û| ≤ r}` with `û = (b − a)/|b − a|`.
 //!
 //! This is the finite cylinder of seed 003 (Ketchel & Larochelle), *not* a capsule: its ends
-//! are discs. A zero-length cylinder is a flat disc of radius `r` whose orientation is
-//! undefined; we treat it as lying in the plane perpendicular to `+z` — callers who need a
-//! thin disc should give it a tiny non-zero length. A zero-radius cylinder is its segment.
+//! are discs. A zero-length cylinder would be a disc of undefined orientation, so the
+//! constructor rejects it ([`Error::DegenerateAxis`](crate::Error::DegenerateAxis)); give a
+//! thin disc a tiny non-zero length. A zero-radius cylinder is legal and is its segment.
 
 use super::segment::Segment;
 use super::validate::{check_point, check_radius};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::math::{Point3, Real, Vector3};
 
 /// A closed, flat-capped cylinder around the segment `a b`.
@@ -19,14 +19,22 @@ pub struct Cylinder {
 }
 
 impl Cylinder {
-    /// A cylinder around the segment `a b`; errors name the bad field.
+    /// A cylinder around the segment `a b`; errors name the bad field. `a == b` is rejected.
     pub fn new(a: Point3, b: Point3, radius: Real) -> Result<Self> {
+        let a = check_point("cylinder.a", a)?;
+        let b = check_point("cylinder.b", b)?;
+        let radius = check_radius("cylinder.radius", radius)?;
+        if (b - a).norm_squared() == 0.0 {
+            return Err(Error::DegenerateAxis {
+                field: "cylinder".into(),
+                x: a.x,
+                y: a.y,
+                z: a.z,
+            });
+        }
         Ok(Self {
-            axis: Segment::from_finite(
-                check_point("cylinder.a", a)?,
-                check_point("cylinder.b", b)?,
-            ),
-            radius: check_radius("cylinder.radius", radius)?,
+            axis: Segment::from_finite(a, b),
+            radius,
         })
     }
 
@@ -42,7 +50,8 @@ impl Cylinder {
         self.radius
     }
 
-    /// Unit axis direction `û`; `+z` for a zero-length cylinder (see the module docs).
+    /// Unit axis direction `û` (the constructor guarantees a non-zero axis; should the
+    /// normalisation underflow for an axis shorter than ~1e-154 m, `+z` is returned).
     pub fn unit_axis(&self) -> Vector3 {
         crate::math::try_normalize(&self.axis.direction()).unwrap_or_else(Vector3::z)
     }

@@ -6,8 +6,8 @@
 //! finite, which is what lets the `query` kernels be total.
 //!
 //! Degenerate shapes are legal: a zero-length segment is a point, a zero-length capsule is a
-//! sphere, a zero-radius capsule is a segment, a zero-length cylinder is a flat disc and a
-//! zero-radius cylinder is a segment.
+//! sphere, a zero-radius capsule is a segment and a zero-radius cylinder is a segment. A
+//! zero-length cylinder is rejected: as a disc its orientation would be undefined.
 
 mod capsule;
 mod cylinder;

@@ -136,5 +136,9 @@ mod tests {
         assert!(err("sphere 0,0,0").contains("sphere takes 2 argument(s), got 1"));
         assert!(err("   ").contains("empty shape"));
         assert!(err("cylinder 0,0,0 0,0,inf 1").contains("cylinder.b.z must be finite, got inf"));
+        assert!(
+            err("cylinder 1,2,3 1,2,3 1")
+                .contains("cylinder: the axis end points coincide at (1, 2, 3)")
+        );
     }
 }

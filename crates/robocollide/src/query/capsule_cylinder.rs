@@ -43,6 +43,7 @@ pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Se
         b,
         magnitude,
         &[core.normal, plane, -plane, axis, -axis, radial, towards],
-        &[axis],
+        // Ridges of the gap function: the cylinder's axis and (if any) the segment's direction.
+        &[axis, crate::math::try_normalize(&u).unwrap_or(axis)],
     )
 }
