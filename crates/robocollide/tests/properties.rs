@@ -158,7 +158,7 @@ proptest! {
             let d2 = shape_shape(&as_capsule, &b).distance;
             prop_assert!((d1 - d2).abs() <= tolerance(&a, &b, d1), "{} vs {}", d1, d2);
         }
-        if let Shape::Segment(s) = a.clone() && s.length() > 0.0 {
+        if let Shape::Segment(s) = a && s.length() > 0.0 {
             let as_cylinder: Shape = Cylinder::new(s.a(), s.b(), 0.0).unwrap().into();
             let d1 = shape_shape(&a, &b).distance;
             let d2 = shape_shape(&as_cylinder, &b).distance;
