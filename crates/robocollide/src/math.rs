@@ -12,6 +12,8 @@ pub type Point3 = nalgebra::Point3<Real>;
 pub type Vector3 = nalgebra::Vector3<Real>;
 /// A rigid motion (rotation then translation).
 pub type Isometry3 = nalgebra::Isometry3<Real>;
+/// A 3×3 matrix.
+pub type Matrix3 = nalgebra::Matrix3<Real>;
 
 /// Machine epsilon of [`Real`].
 pub const EPSILON: Real = Real::EPSILON;

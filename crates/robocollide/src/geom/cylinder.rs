@@ -16,6 +16,10 @@ use crate::math::{Point3, Real, Vector3};
 pub struct Cylinder {
     axis: Segment,
     radius: Real,
+    /// `(b − a)/|b − a|`, cached: support maps are evaluated many times per query.
+    unit: Vector3,
+    /// `|b − a|`.
+    length: Real,
 }
 
 impl Cylinder {
@@ -32,10 +36,18 @@ impl Cylinder {
                 z: a.z,
             });
         }
-        Ok(Self {
-            axis: Segment::from_finite(a, b),
+        Ok(Self::from_axis(Segment::from_finite(a, b), radius))
+    }
+
+    fn from_axis(axis: Segment, radius: Real) -> Self {
+        let length = axis.length();
+        let unit = crate::math::try_normalize(&axis.direction()).unwrap_or_else(Vector3::z);
+        Self {
+            axis,
             radius,
-        })
+            unit,
+            length,
+        }
     }
 
     /// The axis segment (cap centre to cap centre).
@@ -52,16 +64,20 @@ impl Cylinder {
 
     /// Unit axis direction `û` (the constructor guarantees a non-zero axis; should the
     /// normalisation underflow for an axis shorter than ~1e-154 m, `+z` is returned).
+    #[inline]
     pub fn unit_axis(&self) -> Vector3 {
-        crate::math::try_normalize(&self.axis.direction()).unwrap_or_else(Vector3::z)
+        self.unit
+    }
+
+    /// Axis length `|b − a|`.
+    #[inline]
+    pub fn length(&self) -> Real {
+        self.length
     }
 
     /// The cylinder moved by a rigid motion.
     pub fn transformed(&self, iso: &crate::math::Isometry3) -> Self {
-        Self {
-            axis: self.axis.transformed(iso),
-            radius: self.radius,
-        }
+        Self::from_axis(self.axis.transformed(iso), self.radius)
     }
 
     /// Support point: a point of the cylinder maximising `p · d`.
@@ -93,7 +109,7 @@ impl Cylinder {
     /// Closest point of the cylinder (solid) to `p`, and whether `p` lies inside it.
     pub fn closest_point(&self, p: &Point3) -> (Point3, bool) {
         let u = self.unit_axis();
-        let len = self.axis.length();
+        let len = self.length;
         let rel = p - self.axis.a();
         let h = rel.dot(&u);
         let radial = crate::math::perpendicular_part(&rel, &u);

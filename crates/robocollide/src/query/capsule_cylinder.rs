@@ -42,6 +42,7 @@ pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Se
         a,
         b,
         magnitude,
+        &core.normal,
         &[core.normal, plane, -plane, axis, -axis, radial, towards],
         // Ridges of the gap function: the cylinder's axis and (if any) the segment's direction.
         &[axis, crate::math::try_normalize(&u).unwrap_or(axis)],

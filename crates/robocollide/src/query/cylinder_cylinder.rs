@@ -44,7 +44,7 @@ pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
             towards - ub * towards.dot(&ub),
             towards,
         ];
-        certified_distance(a, b, magnitude, &candidates, &[ua, ub])
+        certified_distance(a, b, magnitude, &core.normal, &candidates, &[ua, ub])
     };
     result.with_contact_rounding(magnitude)
 }

@@ -27,6 +27,7 @@ mod sphere_cylinder;
 mod sphere_sphere;
 pub(crate) mod support_gap;
 pub(crate) mod support_map;
+pub(crate) mod support_newton;
 
 pub use capsule_capsule::capsule_capsule;
 pub use capsule_cylinder::capsule_cylinder;

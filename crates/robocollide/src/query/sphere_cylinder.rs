@@ -36,7 +36,7 @@ pub(crate) fn point_cylinder(p: &Point3, cyl: &Cylinder) -> Separation {
     }
     // Inside (or on the boundary): leave through the nearest face.
     let u = cyl.unit_axis();
-    let len = cyl.axis().length();
+    let len = cyl.length();
     let rel = p - cyl.axis().a();
     let h = rel.dot(&u).clamp(0.0, len);
     let radial = crate::math::perpendicular_part(&rel, &u);

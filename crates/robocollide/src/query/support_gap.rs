@@ -8,9 +8,10 @@
 //! value — never more separated than the truth — and a positive gap proves separation.
 //!
 //! Cylinders have no closed-form penetration depth; we evaluate `g` on a few geometric
-//! candidates, a coarse global sweep of 96 directions and 48 directions on each *ridge* (the
-//! great circle perpendicular to a cylinder axis, where the optima of lateral contacts lie),
-//! then refine the best three by a shrinking, ridge-following pattern search. The
+//! candidates, a coarse global sweep of 96 directions (in a frame built from the shapes, so the
+//! result does not depend on their pose) and 48 directions on each *ridge* (the great circle
+//! perpendicular to a cylinder axis, where the optima of lateral contacts lie), then refine the
+//! best five by the constrained Newton iteration of [`support_newton`](super::support_newton). The
 //! result is a lower bound on the signed distance (so an upper bound on the penetration
 //! depth), exact whenever a candidate or the search reaches the optimal direction.
 
@@ -39,7 +40,22 @@ const SWEEP_DIRECTIONS: usize = 96;
 /// Directions sampled on each ridge (the great circle perpendicular to a cylinder axis).
 const RIDGE_DIRECTIONS: usize = 48;
 /// Number of best starting directions refined by local search.
-const REFINED_STARTS: usize = 3;
+const REFINED_STARTS: usize = 5;
+
+/// A rotation whose columns are built from the shapes' own directions: the first non-zero of
+/// `axes` and `candidates`, then the next one independent of it. Equivariant under rigid
+/// motions of the pair (falls back to world axes only for degenerate input).
+fn shape_frame(axes: &[Vector3], candidates: &[Vector3]) -> crate::math::Matrix3 {
+    let mut dirs = axes.iter().chain(candidates).filter_map(try_normalize);
+    let e1 = dirs.next().unwrap_or_else(Vector3::x);
+    let e2 = dirs
+        .find_map(|d| {
+            let p = crate::math::perpendicular_part(&d, &e1);
+            (p.norm() > 1e-6).then(|| p.normalize())
+        })
+        .unwrap_or_else(|| orthogonal_unit(&e1));
+    crate::math::Matrix3::from_columns(&[e1, e2, e1.cross(&e2)])
+}
 
 /// The unit vector number `i` of an `n`-point Fibonacci sphere.
 fn fibonacci_direction(i: usize, n: usize) -> Vector3 {
@@ -80,22 +96,39 @@ pub(crate) fn max_gap<A: SupportMap, B: SupportMap>(
             offer(gap_along(a, b, &n));
         }
     }
+    // The sweep is expressed in a frame built from the shapes (ridge axes, then the candidate
+    // directions), so that moving both shapes rigidly moves the search with them: the result
+    // does not depend on the pose.
+    let frame = shape_frame(axes, candidates);
     for i in 0..SWEEP_DIRECTIONS {
-        offer(gap_along(a, b, &fibonacci_direction(i, SWEEP_DIRECTIONS)));
+        offer(gap_along(
+            a,
+            b,
+            &(frame * fibonacci_direction(i, SWEEP_DIRECTIONS)),
+        ));
     }
     // Optima of lateral contacts lie on the ridge great circle perpendicular to an axis.
     for u in axes {
-        let e1 = orthogonal_unit(u);
+        let e1 = try_normalize(&crate::math::perpendicular_part(
+            &frame.column(1).into_owned(),
+            u,
+        ))
+        .unwrap_or_else(|| orthogonal_unit(u));
         let e2 = u.cross(&e1);
         for k in 0..RIDGE_DIRECTIONS {
             let angle = std::f64::consts::TAU * k as Real / RIDGE_DIRECTIONS as Real;
             offer(gap_along(a, b, &(e1 * angle.cos() + e2 * angle.sin())));
         }
     }
+    // Newton from each start: quadratic convergence to the local maximum of its basin.
     starts
         .into_iter()
         .flatten()
-        .map(|s| refine_gap(a, b, s, 0.2, 1e-10, axes))
+        .map(|s| {
+            let n = super::support_newton::newton_direction(a, b, &s.normal).unwrap_or(s.normal);
+            let g = gap_along(a, b, &n);
+            if g.distance >= s.distance { g } else { s }
+        })
         .max_by(|x, y| x.distance.total_cmp(&y.distance))
         .unwrap_or_else(|| gap_along(a, b, &Vector3::x()))
 }
