@@ -40,6 +40,34 @@ pub enum Error {
         /// The coincident point.
         z: Real,
     },
+    /// A configuration has the wrong number of joint values.
+    #[error("wrong joint count: expected {expected} value(s), got {got}")]
+    JointCount {
+        /// Degrees of freedom of the chain.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A joint value lies outside the joint's limits.
+    #[error("joint {joint} = {value} is outside its limits [{min}, {max}]")]
+    JointLimit {
+        /// 1-based joint number.
+        joint: usize,
+        /// The value given.
+        value: Real,
+        /// Lower limit.
+        min: Real,
+        /// Upper limit.
+        max: Real,
+    },
+    /// A model, scene or trajectory file is malformed; the message names line and field.
+    #[error("{file}: {message}")]
+    File {
+        /// The file (or a description of the input).
+        file: String,
+        /// What is wrong, with line and field where known.
+        message: String,
+    },
     /// Text or a record could not be parsed.
     #[error("{0}")]
     Parse(String),
@@ -68,6 +96,7 @@ impl Error {
                 z,
             },
             Error::Parse(msg) => Error::Parse(format!("{prefix}: {msg}")),
+            other => other,
         }
     }
 }

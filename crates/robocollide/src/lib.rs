@@ -8,6 +8,11 @@
 //! - [`error`]: the one [`Error`] type, naming the offending input;
 //! - [`geom`]: validated primitives and the [`Shape`](geom::Shape) enum;
 //! - [`query`]: pair queries returning signed distances with witness points and normals;
+//! - [`kinematics`]: Denavit–Hartenberg chains (standard and modified), forward kinematics,
+//!   point Jacobians;
+//! - [`robot`]: robot models (bodies anchored to frames, levels of detail, model/cell files);
+//! - [`collision`]: robot–robot and self-collision reports, trajectory sweeps (sampled and
+//!   guaranteed);
 //! - [`report`]: serde records (file and wire formats) shared by the CLI, Python and plots.
 //!
 //! Conventions: metres and radians; shapes are closed sets (touching is contact); signed
@@ -24,10 +29,13 @@
 //! # Ok::<(), robocollide::Error>(())
 //! ```
 
+pub mod collision;
 pub mod error;
 pub mod geom;
+pub mod kinematics;
 pub mod math;
 pub mod query;
 pub mod report;
+pub mod robot;
 
 pub use error::{Error, Result};

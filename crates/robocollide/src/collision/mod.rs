@@ -1,0 +1,20 @@
+//! Collision checks over posed robots: robot–robot and self-collision at one configuration
+//! (with the seed-000 report: minimum distance, pair type, elements such as `R1-S2`, witness
+//! points, and every pair closer than a threshold), and along trajectories — sampled, or
+//! *guaranteed*: certified free between samples by motion bounds, so no collision can hide
+//! between two samples.
+//!
+//! Conventions: metres and radians; distances signed (≤ 0 is contact). Report structs derive
+//! `serde::Serialize`: they are the JSON the CLI prints.
+
+mod checker;
+mod motion_bound;
+mod report;
+mod sweep;
+mod trajectory;
+
+pub use checker::{CellChecker, Closest};
+pub use motion_bound::MotionBound;
+pub use report::{CheckReport, Element, PairReport};
+pub use sweep::{Sample, SweepMode, SweepReport, sweep};
+pub use trajectory::Trajectory;

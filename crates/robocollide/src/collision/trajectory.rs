@@ -1,0 +1,163 @@
+//! [`Trajectory`]: joint-space samples of every robot of a cell, from CSV.
+//!
+//! Format: a header row, then one row per time step. The first column is the time (seconds,
+//! strictly increasing); then the joint values of every robot, in cell order (robot 1's
+//! joints, then robot 2's, …). Angles use the cell file's angle unit and prismatic values its
+//! length unit. Lines starting with `#` are comments. Between samples the motion is the
+//! straight line in joint space. Errors name the line and column.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::math::Real;
+use crate::robot::Cell;
+
+/// Time-stamped configurations (all robots concatenated; radians / metres).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trajectory {
+    /// Column names from the header.
+    pub columns: Vec<String>,
+    /// Sample times (s), strictly increasing.
+    pub times: Vec<Real>,
+    /// One configuration per sample.
+    pub configs: Vec<Vec<Real>>,
+}
+
+impl Trajectory {
+    /// Builds a trajectory from times and configurations (already in radians/metres),
+    /// checking lengths, finiteness and increasing times.
+    pub fn new(columns: Vec<String>, times: Vec<Real>, configs: Vec<Vec<Real>>) -> Result<Self> {
+        let bad = |m: String| Error::Parse(m);
+        if times.len() != configs.len() {
+            return Err(bad(format!(
+                "{} times for {} configurations",
+                times.len(),
+                configs.len()
+            )));
+        }
+        for k in 1..times.len() {
+            if times[k].is_nan() || times[k] <= times[k - 1] {
+                return Err(bad(format!(
+                    "sample {}: time {} does not increase (previous {})",
+                    k + 1,
+                    times[k],
+                    times[k - 1]
+                )));
+            }
+        }
+        Ok(Self {
+            columns,
+            times,
+            configs,
+        })
+    }
+
+    /// Parses CSV `text` for `cell`; `file` names it in errors.
+    pub fn parse(text: &str, file: &str, cell: &Cell) -> Result<Self> {
+        let err = |m: String| Error::File {
+            file: file.to_owned(),
+            message: m,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .comment(Some(b'#'))
+            .trim(csv::Trim::All)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let header = reader
+            .headers()
+            .map_err(|e| err(format!("header: {e}")))?
+            .clone();
+        let expected = cell.dof() + 1;
+        if header.len() != expected {
+            let per: Vec<String> = cell
+                .robots
+                .iter()
+                .map(|r| format!("{} has {}", r.label, r.model.dof()))
+                .collect();
+            return Err(err(format!(
+                "header has {} columns; expected {expected}: time, then the joints of every robot ({})",
+                header.len(),
+                per.join(", ")
+            )));
+        }
+        let scales: Vec<Real> = cell
+            .robots
+            .iter()
+            .flat_map(|r| {
+                r.model
+                    .chain
+                    .joints
+                    .iter()
+                    .map(|j| crate::robot::joint_scale(j, &cell.units))
+            })
+            .collect();
+        let (mut times, mut configs) = (Vec::new(), Vec::new());
+        for record in reader.records() {
+            let record = record.map_err(|e| err(format!("{e}")))?;
+            let line = record.position().map_or(0, |p| p.line());
+            if record.len() != expected {
+                return Err(err(format!(
+                    "line {line}: {} values, expected {expected}",
+                    record.len()
+                )));
+            }
+            let mut values = Vec::with_capacity(expected);
+            for (c, field) in record.iter().enumerate() {
+                let v: Real = field.parse().map_err(|_| {
+                    err(format!(
+                        "line {line}, column {} (`{}`): `{field}` is not a number",
+                        c + 1,
+                        &header[c]
+                    ))
+                })?;
+                if !v.is_finite() {
+                    return Err(err(format!(
+                        "line {line}, column {} (`{}`): value must be finite, got {v}",
+                        c + 1,
+                        &header[c]
+                    )));
+                }
+                values.push(v);
+            }
+            if let Some(&prev) = times.last() {
+                if values[0] <= prev {
+                    return Err(err(format!(
+                        "line {line}: time {} does not increase (previous {prev})",
+                        values[0]
+                    )));
+                }
+            }
+            times.push(values[0]);
+            configs.push(
+                values[1..]
+                    .iter()
+                    .zip(&scales)
+                    .map(|(v, s)| v * s)
+                    .collect(),
+            );
+        }
+        if times.is_empty() {
+            return Err(err("no samples after the header".into()));
+        }
+        Self::new(header.iter().map(str::to_owned).collect(), times, configs)
+    }
+
+    /// Loads a CSV trajectory file.
+    pub fn load(path: &Path, cell: &Cell) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::File {
+            file: path.display().to_string(),
+            message: format!("cannot read: {e}"),
+        })?;
+        Self::parse(&text, &path.display().to_string(), cell)
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// `true` when there are no samples.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+}

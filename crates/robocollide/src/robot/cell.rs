@@ -1,0 +1,219 @@
+//! Cells: several robots placed in one world, loaded from a TOML file. A robot is either a
+//! model file (kinematic) or a list of bodies given directly in the world (a static scene, as
+//! in seed 004's Table 3).
+//!
+//! ```toml
+//! name = "two-arm cell"
+//! units = { length = "m", angle = "deg" }   # units of this file (bases, homes, trajectories)
+//! threshold = 0.05                          # report every pair closer than this
+//! trajectory = "collide.csv"                # optional default trajectory (relative path)
+//!
+//! [[robots]]
+//! label = "R1"                              # report label (R1-S2, R2-C3, …)
+//! model = "../robots/ur5.toml"              # relative to this file
+//! level = "standard"                        # optional override of the model's level
+//! base = { xyz = [0, 0, 0], rpy = [0, 0, 0] }
+//! home = [0, -90, 90, 0, 90, 0]
+//!
+//! [[robots]]                                # a static robot given by bodies (world frame)
+//! label = "R2"
+//! name = "fixture"
+//! [[robots.bodies]]
+//! name = "post"
+//! capsule = { a = [1, 0, 0], b = [1, 0, 1], radius = 0.1 }
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::detail::DetailLevel;
+use super::model::RobotModel;
+use super::model_file::{BodyRecord, PoseRecord, line_of, load_robot};
+use super::self_pairs::SelfPairs;
+use super::units::Units;
+use crate::error::{Error, Result};
+use crate::kinematics::{DhConvention, SerialChain};
+use crate::math::Real;
+
+/// A robot placed in a cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellRobot {
+    /// Report label, e.g. `R1`.
+    pub label: String,
+    /// The model, with its base placed in the cell.
+    pub model: RobotModel,
+    /// Home configuration (radians / metres), zeros if not given.
+    pub home: Vec<Real>,
+}
+
+/// Robots sharing a workspace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// Cell name.
+    pub name: String,
+    /// The robots, in file order.
+    pub robots: Vec<CellRobot>,
+    /// Distance below which pairs are reported (m).
+    pub threshold: Real,
+    /// Units of the cell file (also used for its trajectories).
+    pub units: Units,
+    /// Default trajectory, resolved against the cell file's folder.
+    pub trajectory: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CellRobotRecord {
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    level: Option<DetailLevel>,
+    #[serde(default)]
+    base: Option<PoseRecord>,
+    #[serde(default)]
+    home: Option<Vec<Real>>,
+    #[serde(default)]
+    bodies: Vec<Spanned<BodyRecord>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CellRecord {
+    name: String,
+    #[serde(default)]
+    units: Units,
+    #[serde(default)]
+    threshold: Option<Real>,
+    #[serde(default)]
+    trajectory: Option<String>,
+    robots: Vec<Spanned<CellRobotRecord>>,
+}
+
+impl Cell {
+    /// Loads a cell (or static scene) file; model paths are relative to its folder.
+    pub fn load(path: &Path) -> Result<Cell> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::File {
+            file: path.display().to_string(),
+            message: format!("cannot read: {e}"),
+        })?;
+        Self::parse(
+            &text,
+            &path.display().to_string(),
+            path.parent().unwrap_or(Path::new(".")),
+        )
+    }
+
+    /// Parses a cell from `text`; `file` names it in errors, `folder` resolves model paths.
+    pub fn parse(text: &str, file: &str, folder: &Path) -> Result<Cell> {
+        let err = |message: String| Error::File {
+            file: file.to_owned(),
+            message,
+        };
+        let record: CellRecord =
+            toml::from_str(text).map_err(|e| err(e.to_string().trim_end().to_owned()))?;
+        let units = record.units;
+        let threshold = record.threshold.unwrap_or(0.0) * units.metres();
+        if !(threshold.is_finite() && threshold >= 0.0) {
+            return Err(err(format!(
+                "threshold must be a finite distance >= 0, got {:?}",
+                record.threshold
+            )));
+        }
+        let mut robots = Vec::new();
+        for (i, spanned) in record.robots.iter().enumerate() {
+            let r = spanned.get_ref();
+            let line = line_of(text, spanned.span().start);
+            let here = |m: String| err(format!("line {line}: robots[{i}]: {m}"));
+            let label = r.label.clone().unwrap_or_else(|| format!("R{}", i + 1));
+            if robots.iter().any(|x: &CellRobot| x.label == label) {
+                return Err(here(format!("duplicate label `{label}`")));
+            }
+            let base = r
+                .base
+                .unwrap_or_default()
+                .to_isometry(&units, "base")
+                .map_err(here)?;
+            let mut model =
+                match (&r.model, r.bodies.is_empty()) {
+                    (Some(model), true) => load_robot(&folder.join(model), r.level)?,
+                    (None, false) => {
+                        let name = r.name.clone().unwrap_or_else(|| label.clone());
+                        let links = vec![name.clone()];
+                        let bodies = r
+                            .bodies
+                            .iter()
+                            .map(|b| {
+                                b.get_ref().to_body(&units, &links).map_err(|e| {
+                                    err(format!("line {}: {e}", line_of(text, b.span().start)))
+                                })
+                            })
+                            .collect::<Result<Vec<_>>>()?;
+                        RobotModel::new(
+                            name,
+                            SerialChain::new(DhConvention::Standard, vec![]),
+                            links,
+                            bodies,
+                            SelfPairs::default(),
+                        )
+                        .map_err(|e| here(e.to_string()))?
+                    }
+                    _ => return Err(here(
+                        "give either `model` (a robot file) or `bodies` (a static robot), not both"
+                            .into(),
+                    )),
+                };
+            model.chain.base = base * model.chain.base;
+            let home = match &r.home {
+                Some(h) => {
+                    let scaled: Vec<Real> = model
+                        .chain
+                        .joints
+                        .iter()
+                        .zip(h)
+                        .map(|(j, v)| v * joint_scale(j, &units))
+                        .collect();
+                    model
+                        .chain
+                        .check_configuration(&if h.len() == scaled.len() {
+                            scaled.clone()
+                        } else {
+                            h.clone()
+                        })
+                        .map_err(|e| here(format!("home: {e}")))?;
+                    scaled
+                }
+                None => vec![0.0; model.dof()],
+            };
+            robots.push(CellRobot { label, model, home });
+        }
+        if robots.is_empty() {
+            return Err(err("a cell needs at least one robot".into()));
+        }
+        Ok(Cell {
+            name: record.name,
+            robots,
+            threshold,
+            units,
+            trajectory: record.trajectory.map(|t| folder.join(t)),
+        })
+    }
+
+    /// Total number of joint values (all robots, in order).
+    pub fn dof(&self) -> usize {
+        self.robots.iter().map(|r| r.model.dof()).sum()
+    }
+}
+
+/// Multiplier from a file's units to a joint's (radians for revolute, metres for prismatic).
+pub(crate) fn joint_scale(joint: &crate::kinematics::DhJoint, units: &Units) -> Real {
+    match joint.kind {
+        crate::kinematics::JointKind::Revolute => units.radians(),
+        crate::kinematics::JointKind::Prismatic => units.metres(),
+    }
+}
