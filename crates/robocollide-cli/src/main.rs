@@ -1,8 +1,11 @@
 //! `robocollide`: command-line front end. Parses arguments, calls the library, prints.
 //! No geometry lives here.
 
+mod check;
 mod demo;
 mod distance;
+mod plot;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -20,7 +23,11 @@ struct Cli {
 enum Command {
     /// Signed distance, witness points and normal between two shapes (or a JSON Lines batch).
     Distance(distance::DistanceArgs),
-    /// Run the demonstration.
+    /// Check one configuration of a cell or a static scene (robot–robot and self-collision).
+    Check(check::CheckArgs),
+    /// Sweep a trajectory through a cell: distance over time, first contact, plots.
+    Sweep(sweep::SweepArgs),
+    /// Run the demo: two robots on one table, a colliding trajectory, report and pictures.
     Demo(demo::DemoArgs),
 }
 
@@ -28,6 +35,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Distance(args) => distance::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
         Command::Demo(args) => demo::run(&args),
     };
     match result {

@@ -16,5 +16,5 @@ mod trajectory;
 pub use checker::{CellChecker, Closest};
 pub use motion_bound::MotionBound;
 pub use report::{CheckReport, Element, PairReport};
-pub use sweep::{Sample, SweepMode, SweepReport, sweep};
+pub use sweep::{Sample, SweepMode, SweepReport, config_at, sweep};
 pub use trajectory::Trajectory;

@@ -51,11 +51,15 @@ pub struct SweepReport {
     pub collision_intervals: Vec<(Real, Real)>,
     /// The first contact: time and the pair in contact.
     pub first_collision: Option<(Real, PairReport)>,
-    /// The closest approach: time and pair.
+    /// The smallest distance among the *evaluated* configurations (rows and bisection
+    /// points), with its time and pair. Segments certified free are not searched for their
+    /// minimum (their clearance is only bounded), so the true minimum along the trajectory
+    /// may lie between evaluated points.
     pub closest: Option<(Real, PairReport)>,
     /// Number of configurations evaluated.
     pub evaluations: usize,
-    /// Segments that could not be certified free down to `min_interval` (reported as contact).
+    /// Intervals of length `min_interval` that could not be certified free and were reported as
+    /// contact: contact onsets (each located to within a few `min_interval`) or grazing.
     pub unresolved: usize,
 }
 
@@ -204,11 +208,14 @@ pub fn sweep(
         progress(k + 1, n);
     }
     let Segment {
-        samples,
+        mut samples,
         unresolved,
         checker,
         ..
     } = segment;
+    if let SweepMode::Guaranteed { min_interval } = mode {
+        locate_contact_exits(checker, trajectory, &mut samples, min_interval);
+    }
     let mut intervals: Vec<(Real, Real)> = Vec::new();
     let mut open: Option<Real> = None;
     for (i, s) in samples.iter().enumerate() {
@@ -223,6 +230,18 @@ pub fn sweep(
     }
     if let Some(start) = open {
         intervals.push((start, samples.last().map_or(start, |s| s.t)));
+    }
+    // Conservative motion bounds can mark an onset a few bisection steps early, leaving
+    // microscopic gaps; merge intervals closer than 16 × min_interval.
+    if let SweepMode::Guaranteed { min_interval } = mode {
+        let mut merged: Vec<(Real, Real)> = Vec::new();
+        for (a, b) in intervals {
+            match merged.last_mut() {
+                Some(last) if a - last.1 <= 16.0 * min_interval => last.1 = b,
+                _ => merged.push((a, b)),
+            }
+        }
+        intervals = merged;
     }
     // Witness reports for the first contact and the closest approach (re-posed exactly).
     let report_at = |checker: &mut CellChecker<'_>, sample: &Sample| -> (Real, PairReport) {
@@ -248,6 +267,44 @@ pub fn sweep(
         closest,
         unresolved,
     })
+}
+
+/// Bisects every evaluated transition from contact to clearance down to `min_interval`, so
+/// that contact intervals end where contact ends (onsets are located by the certification).
+fn locate_contact_exits(
+    checker: &mut CellChecker<'_>,
+    trajectory: &Trajectory,
+    samples: &mut Vec<Sample>,
+    min_interval: Real,
+) {
+    let mut added = Vec::new();
+    for w in samples.windows(2) {
+        let (mut inside, mut outside) = (w[0], w[1]);
+        if !(inside.distance <= 0.0 && outside.distance > 0.0) {
+            continue;
+        }
+        while outside.t - inside.t > min_interval {
+            let t = 0.5 * (inside.t + outside.t);
+            checker.pose(&config_at(trajectory, t));
+            let Some(c) = checker.closest() else { break };
+            let mid = Sample {
+                t,
+                distance: c.distance,
+                pair: c.pair,
+                given: false,
+            };
+            if mid.distance <= 0.0 {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        added.push(inside);
+        added.push(outside);
+    }
+    samples.extend(added.into_iter().filter(|s| !s.given));
+    samples.sort_by(|a, b| a.t.total_cmp(&b.t));
+    samples.dedup_by(|a, b| a.t == b.t);
 }
 
 /// The configuration at time `t` by linear interpolation between samples.

@@ -111,6 +111,20 @@ impl Cell {
 
     /// Parses a cell from `text`; `file` names it in errors, `folder` resolves model paths.
     pub fn parse(text: &str, file: &str, folder: &Path) -> Result<Cell> {
+        let mut cell = Self::parse_with(text, file, &|model, level| {
+            load_robot(&folder.join(model), level)
+        })?;
+        cell.trajectory = cell.trajectory.map(|t| folder.join(t));
+        Ok(cell)
+    }
+
+    /// Parses a cell, loading each `model = "…"` through `load_model(path, level)` (used to
+    /// read models embedded in a binary). The trajectory path is returned as written.
+    pub fn parse_with(
+        text: &str,
+        file: &str,
+        load_model: &dyn Fn(&str, Option<DetailLevel>) -> Result<RobotModel>,
+    ) -> Result<Cell> {
         let err = |message: String| Error::File {
             file: file.to_owned(),
             message,
@@ -141,7 +155,7 @@ impl Cell {
                 .map_err(here)?;
             let mut model =
                 match (&r.model, r.bodies.is_empty()) {
-                    (Some(model), true) => load_robot(&folder.join(model), r.level)?,
+                    (Some(model), true) => load_model(model, r.level)?,
                     (None, false) => {
                         let name = r.name.clone().unwrap_or_else(|| label.clone());
                         let links = vec![name.clone()];
@@ -200,7 +214,7 @@ impl Cell {
             robots,
             threshold,
             units,
-            trajectory: record.trajectory.map(|t| folder.join(t)),
+            trajectory: record.trajectory.map(PathBuf::from),
         })
     }
 

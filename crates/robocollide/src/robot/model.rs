@@ -77,6 +77,61 @@ impl RobotModel {
         })
     }
 
+    /// Sampled configurations spread over the joint ranges (limits, else ±π rad or ±1 m),
+    /// deterministic: a Kronecker sequence with irrational steps, first sample at mid-range.
+    pub fn sample_configurations(&self, count: usize) -> Vec<Vec<Real>> {
+        (0..count)
+            .map(|k| {
+                self.chain
+                    .joints
+                    .iter()
+                    .enumerate()
+                    .map(|(j, joint)| {
+                        let (lo, hi) = joint.limits.unwrap_or(match joint.kind {
+                            crate::kinematics::JointKind::Revolute => {
+                                (-std::f64::consts::PI, std::f64::consts::PI)
+                            }
+                            crate::kinematics::JointKind::Prismatic => (-1.0, 1.0),
+                        });
+                        let step = ((j + 2) as Real).sqrt().fract();
+                        let frac = (0.5 + k as Real * step).fract();
+                        lo + (hi - lo) * frac
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Leaves out default self pairs in contact in every sampled configuration (see
+    /// [`SelfPairs`]); pairs of bodies whose link pair is in `keep_links` stay.
+    pub fn drop_structural_self_pairs(&mut self, keep_links: &[(usize, usize)]) {
+        let samples: Vec<Vec<Shape>> = self
+            .sample_configurations(super::self_pairs::STRUCTURAL_SAMPLES)
+            .iter()
+            .map(|q| {
+                let frames = self.chain.forward_unchecked(q).frames;
+                self.bodies.iter().map(|b| b.world_shape(&frames)).collect()
+            })
+            .collect();
+        let keep: Vec<(usize, usize)> = self
+            .self_pairs
+            .pairs
+            .iter()
+            .copied()
+            .filter(|&(i, j)| {
+                let (a, b) = (self.bodies[i].link, self.bodies[j].link);
+                keep_links
+                    .iter()
+                    .any(|&(x, y)| (x == a && y == b) || (x == b && y == a))
+            })
+            .collect();
+        self.self_pairs.drop_structural(&keep, |i, j| {
+            samples
+                .iter()
+                .all(|s| crate::query::shape_shape(&s[i], &s[j]).distance <= 0.0)
+        });
+    }
+
     /// Degrees of freedom.
     pub fn dof(&self) -> usize {
         self.chain.dof()

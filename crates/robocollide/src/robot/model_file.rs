@@ -417,10 +417,13 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
     let check = resolve_pairs(&record.self_collision.check, "check")?;
     let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
     let pairs = SelfPairs::from_links(&body_links, &ignore, &check);
-    RobotModel::new(record.name, chain, links, bodies, pairs).map_err(|e| match e {
-        Error::File { message, .. } => err(message),
-        other => err(other.to_string()),
-    })
+    let mut model =
+        RobotModel::new(record.name, chain, links, bodies, pairs).map_err(|e| match e {
+            Error::File { message, .. } => err(message),
+            other => err(other.to_string()),
+        })?;
+    model.drop_structural_self_pairs(&check);
+    Ok(model)
 }
 
 /// Loads a robot model file.

@@ -1,14 +1,22 @@
 //! [`SelfPairs`]: which pairs of a robot's bodies are checked for self-collision.
 //!
 //! Default: every pair of bodies on links at least two apart (bodies on the same or adjacent
-//! links touch by construction — they share a joint). The model file may *ignore* more link
-//! pairs (allowed to touch) or *check* adjacent ones it wants tested.
+//! links touch by construction — they share a joint), minus pairs that are in contact in every
+//! one of [`STRUCTURAL_SAMPLES`] sampled configurations (they touch by construction too, e.g.
+//! the bodies of a spherical wrist, whose joint frames coincide; the same rule as MoveIt's
+//! "always in collision" pairs). The model file may *ignore* more link pairs (allowed to touch)
+//! or *check* pairs it wants tested whatever the defaults say.
+
+/// Configurations sampled to find pairs in contact by construction.
+pub const STRUCTURAL_SAMPLES: usize = 64;
 
 /// The list of body index pairs `(i, j)`, `i < j`, to check.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SelfPairs {
     /// Body index pairs to check.
     pub pairs: Vec<(usize, usize)>,
+    /// Default pairs left out because they are in contact in every sampled configuration.
+    pub structural: Vec<(usize, usize)>,
 }
 
 impl SelfPairs {
@@ -34,7 +42,29 @@ impl SelfPairs {
                 }
             }
         }
-        Self { pairs }
+        Self {
+            pairs,
+            structural: Vec::new(),
+        }
+    }
+
+    /// Moves the pairs for which `in_contact_everywhere(i, j)` holds to `structural`, except
+    /// those in `keep`.
+    pub fn drop_structural(
+        &mut self,
+        keep: &[(usize, usize)],
+        mut in_contact_everywhere: impl FnMut(usize, usize) -> bool,
+    ) {
+        let (mut kept, mut dropped) = (Vec::new(), Vec::new());
+        for &(i, j) in &self.pairs {
+            if !keep.contains(&(i, j)) && in_contact_everywhere(i, j) {
+                dropped.push((i, j));
+            } else {
+                kept.push((i, j));
+            }
+        }
+        self.pairs = kept;
+        self.structural = dropped;
     }
 }
 

@@ -1,0 +1,182 @@
+//! `robocollide check`: one configuration of a cell (or a static scene).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use robocollide::collision::{CellChecker, CheckReport, PairReport};
+use robocollide::robot::Cell;
+
+use crate::distance::fmt_num;
+
+/// Arguments of `robocollide check`.
+#[derive(Debug, Args)]
+#[command(after_long_help = "Exit status: 0 clear, 1 collision, 2 bad input.
+
+Examples:
+  robocollide check data/cells/ur5_irb120.toml
+  robocollide check data/cells/ur5_irb120.toml --q 0,-90,0,-90,0,0 --q 180,30,20,0,0,0 --json
+  robocollide check data/scenes/seed004_table3.toml")]
+pub struct CheckArgs {
+    /// Cell or scene file (TOML).
+    cell: PathBuf,
+    /// Joint values of the next robot with joints, comma-separated, in the cell's angle unit;
+    /// repeat once per robot in file order. Robots without --q use their `home`.
+    #[arg(long = "q", value_name = "VALUES", allow_hyphen_values = true)]
+    q: Vec<String>,
+    /// Report every pair closer than this (m); default: the cell's `threshold`.
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Skip self-collision pairs (robot–robot only).
+    #[arg(long)]
+    no_self: bool,
+    /// Treat joint values outside their limits as an error (default: a warning).
+    #[arg(long)]
+    strict_limits: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parses `--q` lists into one concatenated configuration (radians/metres).
+pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
+    let moving: Vec<usize> = (0..cell.robots.len())
+        .filter(|&r| cell.robots[r].model.dof() > 0)
+        .collect();
+    if lists.len() > moving.len() {
+        bail!(
+            "{} --q lists given but the cell has {} robot(s) with joints",
+            lists.len(),
+            moving.len()
+        );
+    }
+    let mut q = Vec::new();
+    for (r, robot) in cell.robots.iter().enumerate() {
+        match moving
+            .iter()
+            .position(|&m| m == r)
+            .and_then(|i| lists.get(i))
+        {
+            Some(list) => {
+                let values: Vec<f64> = list
+                    .split(',')
+                    .enumerate()
+                    .map(|(i, v)| {
+                        v.trim().parse::<f64>().with_context(|| {
+                            format!("{} joint {}: `{v}` is not a number", robot.label, i + 1)
+                        })
+                    })
+                    .collect::<Result<_>>()?;
+                if values.len() != robot.model.dof() {
+                    bail!(
+                        "{}: wrong joint count: expected {} value(s), got {}",
+                        robot.label,
+                        robot.model.dof(),
+                        values.len()
+                    );
+                }
+                q.extend(values.iter().zip(&robot.model.chain.joints).map(|(v, j)| {
+                    v * match j.kind {
+                        robocollide::kinematics::JointKind::Revolute => cell.units.radians(),
+                        robocollide::kinematics::JointKind::Prismatic => cell.units.metres(),
+                    }
+                }));
+            }
+            None => q.extend(&robot.home),
+        }
+    }
+    Ok(q)
+}
+
+/// One line describing a pair.
+pub fn pair_line(p: &PairReport) -> String {
+    format!(
+        "{:>12}  {:<17} {:<26} {:<26}",
+        fmt_num(p.distance),
+        p.pair_type,
+        format!("{} ({})", p.a.label, p.a.link),
+        format!("{} ({})", p.b.label, p.b.link)
+    )
+}
+
+/// The readable report.
+pub fn describe(cell: &Cell, report: &CheckReport) -> String {
+    let mut out = format!(
+        "{} — {} robot(s), {} pairs checked\n",
+        cell.name,
+        cell.robots.len(),
+        report.pairs_checked
+    );
+    let contacts = report
+        .close_pairs
+        .iter()
+        .filter(|p| p.distance <= 0.0)
+        .count();
+    out += &if report.collision {
+        format!("COLLISION: {contacts} pair(s) in contact\n")
+    } else {
+        "clear: no pair in contact\n".to_owned()
+    };
+    if let Some(c) = &report.closest {
+        out += &format!(
+            "closest: {} ({}) and {} ({}), {}, distance {} m\n  witness points {:?} and {:?}\n",
+            c.a.label,
+            c.a.link,
+            c.b.label,
+            c.b.link,
+            c.pair_type,
+            fmt_num(c.distance),
+            c.point_a.map(|x| fmt_num(x).parse::<f64>().unwrap_or(x)),
+            c.point_b.map(|x| fmt_num(x).parse::<f64>().unwrap_or(x))
+        );
+    }
+    out += &format!(
+        "pairs within {} m: {}\n",
+        fmt_num(report.threshold),
+        report.close_pairs.len()
+    );
+    if !report.close_pairs.is_empty() {
+        out += &format!(
+            "{:>12}  {:<17} {:<26} {:<26}\n",
+            "distance [m]", "type", "a", "b"
+        );
+        for p in &report.close_pairs {
+            out += &pair_line(p);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Runs the subcommand.
+pub fn run(args: &CheckArgs) -> Result<ExitCode> {
+    let cell = Cell::load(&args.cell)?;
+    let q = configuration(&cell, &args.q)?;
+    let mut checker = CellChecker::new(&cell, !args.no_self);
+    checker.validate(&q)?;
+    let violations = checker.limit_violations(&q);
+    if !violations.is_empty() {
+        if args.strict_limits {
+            bail!("{}", violations.join("; "));
+        }
+        for v in &violations {
+            eprintln!("robocollide: warning: {v}");
+        }
+    }
+    let threshold = args.threshold.unwrap_or(cell.threshold);
+    if !(threshold.is_finite() && threshold >= 0.0) {
+        bail!("--threshold must be a finite distance >= 0, got {threshold}");
+    }
+    let report = checker.check(&q, threshold)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", describe(&cell, &report));
+    }
+    Ok(if report.collision {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

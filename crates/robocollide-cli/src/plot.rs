@@ -1,0 +1,352 @@
+//! Pictures: distance over time (PNG and SVG) and orthographic views of the robots.
+//!
+//! Text is drawn with the DejaVu Sans font shipped in `assets/` (plotters' `ab_glyph`
+//! backend), so no system fonts are needed.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use robocollide::collision::{PairReport, Sample};
+use robocollide::geom::Shape;
+
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// Registers the shipped font once.
+pub fn register_font() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// What a distance plot shows.
+pub struct DistancePlot<'a> {
+    /// Title.
+    pub title: &'a str,
+    /// Dense curve for drawing.
+    pub curve: &'a [Sample],
+    /// Evaluated points (time order): rows are drawn as dots, bisection points as ticks.
+    pub samples: &'a [Sample],
+    /// Report threshold (m).
+    pub threshold: f64,
+    /// Contact intervals.
+    pub intervals: &'a [(f64, f64)],
+    /// First contact time, if any.
+    pub first_collision: Option<f64>,
+    /// A second curve (e.g. the sampled-only sweep), drawn thin, with its legend label.
+    pub comparison: Option<(&'a [Sample], &'a str)>,
+}
+
+fn draw_distance<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    plot: &DistancePlot,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    let (t0, t1) = (
+        plot.curve.first().map_or(0.0, |s| s.t),
+        plot.curve.last().map_or(1.0, |s| s.t).max(1e-9),
+    );
+    let mut lo = plot
+        .curve
+        .iter()
+        .chain(plot.samples)
+        .map(|s| s.distance)
+        .fold(0.0f64, f64::min);
+    let mut hi = plot
+        .curve
+        .iter()
+        .chain(plot.samples)
+        .map(|s| s.distance)
+        .fold(plot.threshold, f64::max);
+    if let Some((other, _)) = plot.comparison {
+        lo = other.iter().map(|s| s.distance).fold(lo, f64::min);
+        hi = other.iter().map(|s| s.distance).fold(hi, f64::max);
+    }
+    let pad = 0.08 * (hi - lo).max(1e-6);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(plot.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(64)
+        .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
+        .map_err(|e| anyhow!("{e:?}"))?;
+    chart
+        .configure_mesh()
+        .x_desc("time [s]")
+        .y_desc("minimum distance [m]")
+        .y_label_formatter(&|y| format!("{:.3}", y + 0.0))
+        .label_style(("sans-serif", 14))
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(|e| anyhow!("{e:?}"))?;
+    let contact = RGBColor(214, 39, 40);
+    for &(a, b) in plot.intervals {
+        let b = if b > a { b } else { a + (t1 - t0) * 0.002 };
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(a, lo - pad), (b, hi + pad)],
+                contact.mix(0.18).filled(),
+            )))
+            .map_err(|e| anyhow!("{e:?}"))?;
+    }
+    chart
+        .draw_series(LineSeries::new(
+            [(t0, 0.0), (t1, 0.0)],
+            BLACK.stroke_width(1),
+        ))
+        .map_err(|e| anyhow!("{e:?}"))?
+        .label("contact (d = 0)")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLACK));
+    let orange = RGBColor(255, 127, 14);
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(t0, plot.threshold), (t1, plot.threshold)],
+            6,
+            4,
+            orange.stroke_width(2),
+        ))
+        .map_err(|e| anyhow!("{e:?}"))?
+        .label(format!("threshold {} m", plot.threshold))
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], orange.stroke_width(2)));
+    if let Some((other, label)) = plot.comparison {
+        let grey = RGBColor(140, 140, 140);
+        chart
+            .draw_series(DashedLineSeries::new(
+                other.iter().map(|s| (s.t, s.distance)),
+                4,
+                3,
+                grey.stroke_width(1),
+            ))
+            .map_err(|e| anyhow!("{e:?}"))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], grey));
+    }
+    let blue = RGBColor(31, 119, 180);
+    chart
+        .draw_series(LineSeries::new(
+            plot.curve.iter().map(|s| (s.t, s.distance)),
+            blue.stroke_width(2),
+        ))
+        .map_err(|e| anyhow!("{e:?}"))?
+        .label("minimum distance")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], blue.stroke_width(2)));
+    chart
+        .draw_series(
+            plot.samples
+                .iter()
+                .filter(|s| s.given)
+                .map(|s| Circle::new((s.t, s.distance), 4, blue.filled())),
+        )
+        .map_err(|e| anyhow!("{e:?}"))?
+        .label("trajectory rows")
+        .legend(move |(x, y)| Circle::new((x + 9, y), 4, blue.filled()));
+    let purple = RGBColor(148, 103, 189);
+    chart
+        .draw_series(
+            plot.samples
+                .iter()
+                .filter(|s| !s.given)
+                .map(|s| Cross::new((s.t, s.distance), 3, purple.stroke_width(1))),
+        )
+        .map_err(|e| anyhow!("{e:?}"))?
+        .label("points added by the guaranteed sweep")
+        .legend(move |(x, y)| Cross::new((x + 9, y), 3, purple.stroke_width(1)));
+    if let Some(t) = plot.first_collision {
+        chart
+            .draw_series(std::iter::once(Circle::new((t, 0.0), 6, contact.filled())))
+            .map_err(|e| anyhow!("{e:?}"))?
+            .label(format!("first contact t = {t:.4} s"))
+            .legend(move |(x, y)| Circle::new((x + 9, y), 5, contact.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(180, 180, 180))
+        .label_font(("sans-serif", 14))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|e| anyhow!("{e:?}"))?;
+    root.present().map_err(|e| anyhow!("{e:?}"))?;
+    Ok(())
+}
+
+/// Writes the distance plot as `stem.png` and `stem.svg` in `folder`.
+pub fn distance_plot(folder: &Path, stem: &str, plot: &DistancePlot) -> Result<()> {
+    register_font();
+    let png = folder.join(format!("{stem}.png"));
+    draw_distance(
+        BitMapBackend::new(&png, (1100, 560)).into_drawing_area(),
+        plot,
+    )
+    .with_context(|| format!("writing {}", png.display()))?;
+    let svg = folder.join(format!("{stem}.svg"));
+    draw_distance(SVGBackend::new(&svg, (1100, 560)).into_drawing_area(), plot)
+        .with_context(|| format!("writing {}", svg.display()))?;
+    Ok(())
+}
+
+/// One robot's shapes and colour for a picture.
+pub struct RobotShapes<'a> {
+    /// Legend label.
+    pub label: String,
+    /// World shapes.
+    pub shapes: &'a [Shape],
+    /// Fill colour.
+    pub color: RGBColor,
+}
+
+/// A 2-D projection: (horizontal, vertical) world axes and their names.
+type View = (usize, usize, &'static str, &'static str);
+
+fn extent(robots: &[RobotShapes], axis: usize) -> (f64, f64) {
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for r in robots {
+        for s in r.shapes {
+            let (pts, rad) = match s {
+                Shape::Sphere(x) => (vec![x.center()], x.radius()),
+                Shape::Capsule(c) => (vec![c.axis().a(), c.axis().b()], c.radius()),
+                Shape::Cylinder(c) => (vec![c.axis().a(), c.axis().b()], c.radius()),
+                Shape::Segment(g) => (vec![g.a(), g.b()], 0.0),
+                Shape::Point(p) => (vec![*p], 0.0),
+            };
+            for p in pts {
+                lo = lo.min(p[axis] - rad);
+                hi = hi.max(p[axis] + rad);
+            }
+        }
+    }
+    (lo, hi)
+}
+
+fn draw_view<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    robots: &[RobotShapes],
+    pair: Option<&PairReport>,
+    view: View,
+    range: f64,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (h, v, hname, vname) = view;
+    let (hl, hh) = extent(robots, h);
+    let (vl, vh) = extent(robots, v);
+    let (hc, vc) = (0.5 * (hl + hh), 0.5 * (vl + vh));
+    let half = 0.5 * range * 1.08;
+    let mut chart = ChartBuilder::on(area)
+        .caption(format!("{vname} over {hname} (m)"), ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(48)
+        .build_cartesian_2d((hc - half)..(hc + half), (vc - half)..(vc + half))
+        .map_err(|e| anyhow!("{e:?}"))?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", 12))
+        .light_line_style(RGBColor(240, 240, 240))
+        .draw()
+        .map_err(|e| anyhow!("{e:?}"))?;
+    let plot_px = chart.plotting_area().dim_in_pixel();
+    let px_per_m = f64::from(plot_px.0.min(plot_px.1)) / (2.0 * half);
+    let to = |p: &robocollide::math::Point3| (p[h], p[v]);
+    for robot in robots {
+        let fill = robot.color.mix(0.55).filled();
+        let edge = robot.color.stroke_width(1);
+        for s in robot.shapes {
+            let (a, b, r) = match s {
+                Shape::Sphere(x) => (x.center(), x.center(), x.radius()),
+                Shape::Capsule(c) => (c.axis().a(), c.axis().b(), c.radius()),
+                Shape::Cylinder(c) => (c.axis().a(), c.axis().b(), c.radius()),
+                Shape::Segment(g) => (g.a(), g.b(), 0.0),
+                Shape::Point(p) => (*p, *p, 0.0),
+            };
+            let (pa, pb) = (to(&a), to(&b));
+            let (dx, dy) = (pb.0 - pa.0, pb.1 - pa.1);
+            let len = dx.hypot(dy);
+            if len > 1e-12 {
+                let (nx, ny) = (-dy / len * r, dx / len * r);
+                let quad = vec![
+                    (pa.0 + nx, pa.1 + ny),
+                    (pb.0 + nx, pb.1 + ny),
+                    (pb.0 - nx, pb.1 - ny),
+                    (pa.0 - nx, pa.1 - ny),
+                ];
+                chart
+                    .draw_series(std::iter::once(Polygon::new(quad, fill)))
+                    .map_err(|e| anyhow!("{e:?}"))?;
+            }
+            let rpx = (r * px_per_m).round().max(1.0) as i32;
+            let caps: Vec<(f64, f64)> = if matches!(s, Shape::Cylinder(_)) {
+                vec![]
+            } else {
+                vec![pa, pb]
+            };
+            chart
+                .draw_series(caps.into_iter().map(|c| Circle::new(c, rpx, fill)))
+                .map_err(|e| anyhow!("{e:?}"))?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(vec![pa, pb], edge)))
+                .map_err(|e| anyhow!("{e:?}"))?;
+        }
+    }
+    if let Some(p) = pair {
+        let red = RGBColor(214, 39, 40);
+        let (a, b) = ((p.point_a[h], p.point_a[v]), (p.point_b[h], p.point_b[v]));
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![a, b],
+                red.stroke_width(3),
+            )))
+            .map_err(|e| anyhow!("{e:?}"))?;
+        chart
+            .draw_series([a, b].map(|c| Circle::new(c, 5, red.filled())))
+            .map_err(|e| anyhow!("{e:?}"))?;
+    }
+    Ok(())
+}
+
+/// Writes a PNG with a front view (z over x) and a top view (y over x) of the robots, the
+/// closest pair's witness points joined in red.
+pub fn scene_picture(
+    path: &Path,
+    title: &str,
+    robots: &[RobotShapes],
+    pair: Option<&PairReport>,
+) -> Result<()> {
+    register_font();
+    let root = BitMapBackend::new(path, (1300, 680)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    let root = root
+        .titled(title, ("sans-serif", 22))
+        .map_err(|e| anyhow!("{e:?}"))?;
+    let (left, right) = root.split_horizontally(650);
+    let range = [0, 1, 2]
+        .iter()
+        .map(|&a| extent(robots, a))
+        .map(|(l, h)| h - l)
+        .fold(0.0, f64::max);
+    draw_view(&left, robots, pair, (0, 2, "x", "z"), range)?;
+    draw_view(&right, robots, pair, (0, 1, "x", "y"), range)?;
+    // Legend in the top-left corner of the left view.
+    for (i, r) in robots.iter().enumerate() {
+        let y = 52 + 24 * i as i32;
+        left.draw(&Rectangle::new(
+            [(80, y), (98, y + 14)],
+            r.color.mix(0.55).filled(),
+        ))
+        .map_err(|e| anyhow!("{e:?}"))?;
+        left.draw(&Text::new(r.label.clone(), (106, y), ("sans-serif", 15)))
+            .map_err(|e| anyhow!("{e:?}"))?;
+    }
+    root.present()
+        .map_err(|e| anyhow!("{e:?}"))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
