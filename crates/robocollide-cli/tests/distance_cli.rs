@@ -160,10 +160,3 @@ fn missing_batch_file_is_a_clear_error() {
             .contains("cannot open batch file /nonexistent/pairs.jsonl")
     );
 }
-
-#[test]
-fn demo_runs() {
-    let out = robocollide(&["demo"], None);
-    assert!(out.status.success());
-    assert!(stdout(&out).contains("touching"));
-}

@@ -1,0 +1,199 @@
+//! `robocollide check`, `sweep` and `demo` end to end, as a user runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn robocollide(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_robocollide"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn data(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn demo_writes_report_plots_and_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let o = robocollide(&["demo", "--out", out.to_str().unwrap()]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("the guaranteed sweep finds a contact at t = 2.21"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FIRST CONTACT at t = 4.5 s"), "{stdout}");
+    for file in [
+        "report.json",
+        "sweep.json",
+        "distance.csv",
+        "distance.png",
+        "distance.svg",
+        "closest.png",
+    ] {
+        let meta = std::fs::metadata(out.join(file)).unwrap_or_else(|_| panic!("{file} missing"));
+        assert!(meta.len() > 1000, "{file} too small");
+    }
+    let png = std::fs::read(out.join("closest.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let svg = std::fs::read_to_string(out.join("distance.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("minimum distance"));
+}
+
+#[test]
+fn check_seed004_scene_lists_every_contact() {
+    let o = robocollide(&["check", &data("scenes/seed004_table3.toml"), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "collision → exit 1");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["collision"], true);
+    let pairs: Vec<(String, String)> = v["close_pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["a"]["label"].as_str().unwrap().into(),
+                p["b"]["label"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert!(pairs.contains(&("R1-f6".into(), "R2-g5".into())));
+    assert!(pairs.len() > 1);
+    assert_eq!(
+        v["close_pairs"][0]["pair_type"]
+            .as_str()
+            .unwrap()
+            .split('-')
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn check_cell_configurations_and_bad_input() {
+    let cell = data("cells/ur5_irb120.toml");
+    // Home: clear.
+    let o = robocollide(&["check", &cell]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // Arms meeting: collision, labelled elements.
+    let o = robocollide(&[
+        "check",
+        &cell,
+        "--q",
+        "180,-60,60,-90,0,0",
+        "--q",
+        "0,30,0,0,0,0",
+    ]);
+    let (stdout, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout.contains("COLLISION") && stdout.contains("R1-C3 (forearm)"),
+        "{stdout}"
+    );
+    // Wrong joint count: exit 2, robot and counts named.
+    let o = robocollide(&["check", &cell, "--q", "0,0,0"]);
+    let (_, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr.contains("R1: wrong joint count: expected 6 value(s), got 3"),
+        "{stderr}"
+    );
+    // NaN: named.
+    let o = robocollide(&["check", &cell, "--q", "0,nan,0,0,0,0"]);
+    assert!(
+        text(&o).1.contains("must be finite, got NaN"),
+        "{:?}",
+        text(&o)
+    );
+    // Outside limits: a warning by default, an error with --strict-limits.
+    let args = [
+        "check",
+        &cell,
+        "--q",
+        "0,-90,0,-90,0,0",
+        "--q",
+        "170,0,0,0,0,0",
+    ];
+    let o = robocollide(&args);
+    assert!(
+        o.status.success() && text(&o).1.contains("warning: R2: joint 1 = 2.967"),
+        "{:?}",
+        text(&o)
+    );
+    let mut strict = args.to_vec();
+    strict.push("--strict-limits");
+    let o = robocollide(&strict);
+    assert_eq!(o.status.code(), Some(2));
+    // A malformed model: file, line and field named.
+    let dir = tempfile::tempdir().unwrap();
+    let robot = std::fs::read_to_string(data("robots/ur5.toml"))
+        .unwrap()
+        .replace("d = 0.10915", "d = \"long\"");
+    std::fs::write(dir.path().join("ur5.toml"), robot).unwrap();
+    std::fs::write(
+        dir.path().join("cell.toml"),
+        "name = \"c\"\n[[robots]]\nmodel = \"ur5.toml\"\n",
+    )
+    .unwrap();
+    let o = robocollide(&["check", dir.path().join("cell.toml").to_str().unwrap()]);
+    let (_, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr.contains("ur5.toml")
+            && stderr.contains("line 34")
+            && stderr.contains("invalid type: string \"long\", expected f64"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sweep_writes_outputs_and_names_bad_rows() {
+    let cell = data("cells/ur5_irb120.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let out: PathBuf = dir.path().join("sweep");
+    let o = robocollide(&["sweep", &cell, "--out", out.to_str().unwrap()]);
+    let (stdout, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FIRST CONTACT at t = 2.21"), "{stdout}");
+    for file in ["distance.csv", "sweep.json", "distance.png", "distance.svg"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    // The same trajectory, rows only: the first contact is found late.
+    let o = robocollide(&["sweep", &cell, "--sampled"]);
+    assert!(text(&o).0.contains("FIRST CONTACT at t = 4.5 s"));
+    // A malformed row.
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "t,a,b,c,d,e,f,g,h,i,j,k,l\n0,0,0,0,0,0,0,0,0,0,0,0,0\n1,0,0,x,0,0,0,0,0,0,0,0,0\n",
+    )
+    .unwrap();
+    let o = robocollide(&["sweep", &cell, bad.to_str().unwrap()]);
+    let (_, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr.contains("line 3, column 4 (`c`): `x` is not a number"),
+        "{stderr}"
+    );
+    std::fs::write(&bad, "t,a,b\n0,0,0\n").unwrap();
+    let o = robocollide(&["sweep", &cell, bad.to_str().unwrap()]);
+    assert!(
+        text(&o).1.contains("header has 3 columns; expected 13"),
+        "{:?}",
+        text(&o)
+    );
+}
