@@ -83,11 +83,12 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         println!("  {line}");
     }
 
-    let sampled = run_sweep(&mut checker, &trajectory, SweepMode::Sampled)?;
+    let sampled = run_sweep(&mut checker, &trajectory, SweepMode::Sampled, true)?;
     let guaranteed = run_sweep(
         &mut checker,
         &trajectory,
         SweepMode::Guaranteed { min_interval: 1e-6 },
+        true,
     )?;
     println!(
         "\nAlong the trajectory ({} rows, {} s):",

@@ -53,20 +53,38 @@ pub struct SweepArgs {
     json: bool,
 }
 
-/// Runs a sweep with a progress line on a terminal.
+/// Rows above which a sweep runs on all cores.
+const PARALLEL_ROWS: usize = 10_000;
+
+/// Runs a sweep (on all cores for long trajectories) with a progress line on a terminal.
 pub fn run_sweep(
     checker: &mut CellChecker<'_>,
     trajectory: &Trajectory,
     mode: SweepMode,
+    include_self: bool,
 ) -> Result<SweepReport> {
     let tty = std::io::stderr().is_terminal();
-    let mut last = 0;
-    let report = sweep(checker, trajectory, mode, |done, total| {
-        if tty && total > 1000 && done * 100 / total != last {
-            last = done * 100 / total;
-            eprint!("\rsweeping: {last:3}% ({done}/{total} samples)");
+    let last = std::sync::atomic::AtomicUsize::new(usize::MAX);
+    let show = |done: usize, total: usize| {
+        let percent = done * 100 / total.max(1);
+        if tty
+            && total > 1000
+            && last.swap(percent, std::sync::atomic::Ordering::Relaxed) != percent
+        {
+            eprint!("\rsweeping: {percent:3}% ({done}/{total} rows)");
         }
-    })?;
+    };
+    let report = if trajectory.len() >= PARALLEL_ROWS {
+        robocollide::collision::sweep_parallel(
+            checker.cell(),
+            include_self,
+            trajectory,
+            mode,
+            &show,
+        )?
+    } else {
+        sweep(checker, trajectory, mode, show)?
+    };
     if tty && trajectory.len() > 1000 {
         eprintln!();
     }
@@ -240,7 +258,7 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
             min_interval: args.min_interval,
         }
     };
-    let report = run_sweep(&mut checker, &trajectory, mode)?;
+    let report = run_sweep(&mut checker, &trajectory, mode, !args.no_self)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

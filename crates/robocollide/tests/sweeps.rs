@@ -247,3 +247,25 @@ capsule_radii = [0.05, 0.05, 0.05]
         "{ignored:?}"
     );
 }
+
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_sweep_matches_the_sequential_one() {
+    let cell = cell();
+    let mut rng = common::rng(0x9a7a);
+    let rows = 3000;
+    let configs: Vec<Vec<Real>> = (0..rows).map(|_| random_config(&mut rng, &cell)).collect();
+    let trajectory =
+        Trajectory::new(vec![], (0..rows).map(|i| i as Real).collect(), configs).unwrap();
+    for mode in [
+        SweepMode::Sampled,
+        SweepMode::Guaranteed { min_interval: 1e-6 },
+    ] {
+        let mut checker = CellChecker::new(&cell, true);
+        let sequential = sweep(&mut checker, &trajectory, mode, |_, _| {}).unwrap();
+        let parallel =
+            robocollide::collision::sweep_parallel(&cell, true, &trajectory, mode, &|_, _| {})
+                .unwrap();
+        assert_eq!(sequential, parallel);
+    }
+}

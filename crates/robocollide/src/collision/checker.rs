@@ -9,9 +9,11 @@
 
 use super::report::{CheckReport, Element, PairReport};
 use crate::error::{Error, Result};
-use crate::geom::Shape;
-use crate::math::{Isometry3, Point3, Real};
-use crate::query::{Separation, shape_shape};
+use crate::geom::{Capsule, Segment, Shape, Sphere};
+use crate::math::{Matrix3, Point3, Real, Vector3};
+use crate::query::segment_segment::closest_parameters;
+use crate::query::{Separation, distance_only, shape_shape};
+use crate::robot::BodyShape;
 use crate::robot::Cell;
 
 /// One checked pair: `(robot, body)` against `(robot, body)`.
@@ -40,22 +42,87 @@ pub struct Closest {
 #[derive(Debug, Clone)]
 pub struct CellChecker<'a> {
     cell: &'a Cell,
-    frames: Vec<Vec<Isometry3>>,
-    shapes: Vec<Vec<Shape>>,
-    bounds: Vec<Vec<(Point3, Real)>>,
+    /// World frames as (rotation matrix, translation): one `sin_cos` per joint to update.
+    frames: Vec<Vec<(Matrix3, Vector3)>>,
+    /// `(sin α, cos α)` per robot and joint.
+    twists: Vec<Vec<(Real, Real)>>,
+    /// Distance cores of the posed bodies of all robots, flat (robot `r`'s start at
+    /// `first_body[r]`).
+    cores: Vec<Core>,
+    first_body: Vec<usize>,
+    /// `pairs` as indices into the flat arrays.
+    flat_pairs: Vec<(usize, usize)>,
     frames_needed: Vec<usize>,
     pairs: Vec<BodyPair>,
     offsets: Vec<usize>,
 }
 
-fn bounding_sphere(shape: &Shape) -> (Point3, Real) {
-    match shape {
-        Shape::Point(p) => (*p, 0.0),
-        Shape::Sphere(s) => (s.center(), s.radius()),
-        Shape::Segment(s) => (s.at(0.5), 0.5 * s.length()),
-        Shape::Capsule(c) => (c.axis().at(0.5), 0.5 * c.axis().length() + c.radius()),
-        // Half-length and radius are the legs of the half-diagonal.
-        Shape::Cylinder(c) => (c.axis().at(0.5), (0.5 * c.length()).hypot(c.radius())),
+/// A posed body reduced to what the distance search needs: its core segment (a point has
+/// `dd = 0`), radius and bounding sphere. Cylinders are flagged and use the full query.
+#[derive(Debug, Clone, Copy)]
+struct Core {
+    start: Point3,
+    direction: Vector3,
+    /// `|direction|²`.
+    dd: Real,
+    radius: Real,
+    center: Point3,
+    bound: Real,
+    cylinder: bool,
+}
+
+impl Core {
+    /// The core of a body whose anchors are at `start` and `end` (equal for a sphere).
+    #[inline]
+    fn new(start: Point3, end: Point3, radius: Real, cylinder: bool) -> Self {
+        let direction = end - start;
+        let dd = direction.norm_squared();
+        let half = 0.5 * dd.sqrt();
+        // A cylinder's half-length and radius are the legs of its bounding half-diagonal.
+        let bound = if cylinder {
+            half.hypot(radius)
+        } else {
+            half + radius
+        };
+        Self {
+            start,
+            direction,
+            dd,
+            radius,
+            center: start + direction * 0.5,
+            bound,
+            cylinder,
+        }
+    }
+
+    /// The world shape (built only when a report needs it).
+    fn shape(&self) -> Shape {
+        let end = self.start + self.direction;
+        if self.cylinder {
+            if let Ok(c) = crate::geom::Cylinder::new(self.start, end, self.radius) {
+                return Shape::Cylinder(c);
+            }
+        } else if self.dd > 0.0 {
+            return Shape::Capsule(Capsule::from_finite(
+                Segment::from_finite(self.start, end),
+                self.radius,
+            ));
+        }
+        Shape::Sphere(Sphere::from_finite(self.start, self.radius))
+    }
+
+    /// Distance between the cores (not yet minus radii).
+    #[inline]
+    fn core_distance(&self, other: &Core) -> Real {
+        let (s, t) = closest_parameters(
+            &self.start,
+            &self.direction,
+            self.dd,
+            &other.start,
+            &other.direction,
+            other.dd,
+        );
+        ((other.start + other.direction * t) - (self.start + self.direction * s)).norm()
     }
 }
 
@@ -94,6 +161,10 @@ impl<'a> CellChecker<'a> {
         for r in &cell.robots {
             offsets.push(offsets.last().copied().unwrap_or(0) + r.model.dof());
         }
+        let mut first_body = vec![0];
+        for r in &cell.robots {
+            first_body.push(first_body.last().copied().unwrap_or(0) + r.model.bodies.len());
+        }
         let frames_needed = cell
             .robots
             .iter()
@@ -111,18 +182,31 @@ impl<'a> CellChecker<'a> {
             frames: cell
                 .robots
                 .iter()
-                .map(|r| vec![Isometry3::identity(); r.model.dof() + 1])
+                .map(|r| vec![(Matrix3::identity(), Vector3::zeros()); r.model.dof() + 1])
                 .collect(),
-            shapes: cell
+            twists: cell
                 .robots
                 .iter()
-                .map(|r| Vec::with_capacity(r.model.bodies.len()))
+                .map(|r| {
+                    r.model
+                        .chain
+                        .joints
+                        .iter()
+                        .map(|j| j.alpha.sin_cos())
+                        .collect()
+                })
                 .collect(),
-            bounds: cell
-                .robots
+            cores: Vec::with_capacity(first_body[cell.robots.len()]),
+            flat_pairs: pairs
                 .iter()
-                .map(|r| Vec::with_capacity(r.model.bodies.len()))
+                .map(|p| {
+                    (
+                        first_body[p.robot_a] + p.body_a,
+                        first_body[p.robot_b] + p.body_b,
+                    )
+                })
                 .collect(),
+            first_body,
             frames_needed,
             pairs,
             offsets,
@@ -205,73 +289,111 @@ impl<'a> CellChecker<'a> {
     /// Poses every body at `q` (not validated: call [`validate`](Self::validate) first on
     /// untrusted input).
     pub fn pose(&mut self, q: &[Real]) {
+        self.cores.clear();
         for (r, robot) in self.cell.robots.iter().enumerate() {
             let chain = &robot.model.chain;
             let needed = self.frames_needed[r].min(chain.dof() + 1);
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
             let frames = &mut self.frames[r];
-            let mut pose = chain.base;
-            frames[0] = pose;
+            let (mut rot, mut pos) = (
+                chain.base.rotation.to_rotation_matrix().into_inner(),
+                chain.base.translation.vector,
+            );
+            frames[0] = (rot, pos);
             for i in 1..needed {
-                pose *= chain.joints[i - 1].transform(chain.convention, qr[i - 1]);
-                frames[i] = pose;
+                let (jr, jt) = chain.joints[i - 1].matrix_transform(
+                    chain.convention,
+                    self.twists[r][i - 1],
+                    qr[i - 1],
+                );
+                pos += rot * jt;
+                rot *= jr;
+                frames[i] = (rot, pos);
             }
-            let shapes = &mut self.shapes[r];
-            shapes.clear();
-            shapes.extend(robot.model.bodies.iter().map(|b| b.world_shape(frames)));
-            let bounds = &mut self.bounds[r];
-            bounds.clear();
-            bounds.extend(shapes.iter().map(bounding_sphere));
+            let frames = &*frames;
+            let world = |anchor: &crate::robot::Anchor| {
+                let (fr, ft) = &frames[anchor.frame];
+                Point3::from(fr * anchor.at.coords + ft)
+            };
+            self.cores
+                .extend(robot.model.bodies.iter().map(|body| match &body.shape {
+                    BodyShape::Sphere { center, radius } => {
+                        let p = world(center);
+                        Core::new(p, p, *radius, false)
+                    }
+                    BodyShape::Capsule { a, b, radius } => {
+                        Core::new(world(a), world(b), *radius, false)
+                    }
+                    BodyShape::Cylinder { a, b, radius } => {
+                        Core::new(world(a), world(b), *radius, true)
+                    }
+                }));
         }
     }
 
     /// World shape of body `b` of robot `r` at the last posed configuration.
-    pub fn shape(&self, r: usize, b: usize) -> &Shape {
-        &self.shapes[r][b]
+    pub fn shape(&self, r: usize, b: usize) -> Shape {
+        self.cores[self.first_body[r] + b].shape()
     }
 
     /// Separation of pair `k` at the last posed configuration.
     pub fn separation(&self, k: usize) -> Separation {
-        let p = self.pairs[k];
-        shape_shape(
-            &self.shapes[p.robot_a][p.body_a],
-            &self.shapes[p.robot_b][p.body_b],
-        )
+        let (a, b) = self.flat_pairs[k];
+        shape_shape(&self.cores[a].shape(), &self.cores[b].shape())
     }
 
-    /// Lower bound on the distance of pair `k` from bounding spheres.
+    /// `true` if the bodies `a`, `b` cannot be closer than `best`: their bounding spheres are
+    /// at least `best` apart (squared comparison, no square root).
     #[inline]
-    fn lower_bound(&self, k: usize) -> Real {
-        let p = self.pairs[k];
-        let (ca, ra) = self.bounds[p.robot_a][p.body_a];
-        let (cb, rb) = self.bounds[p.robot_b][p.body_b];
-        (cb - ca).norm() - ra - rb
+    fn cannot_beat(&self, a: usize, b: usize, best: Real) -> bool {
+        let (x, y) = (&self.cores[a], &self.cores[b]);
+        let reach = best + x.bound + y.bound;
+        reach >= 0.0 && (y.center - x.center).norm_squared() >= reach * reach
+    }
+
+    /// Signed distance of pair `k` at the last posed configuration (no witnesses).
+    #[inline]
+    pub fn distance(&self, k: usize) -> Real {
+        let (a, b) = self.flat_pairs[k];
+        distance_only(&self.cores[a].shape(), &self.cores[b].shape())
     }
 
     /// The closest pair at the last posed configuration (distance only); `None` if no pairs.
+    ///
+    /// Skips every pair whose bounding spheres cannot beat the best so far. Distances are
+    /// compared before contact rounding; the winner's is rounded.
     pub fn closest(&self) -> Option<Closest> {
-        let mut best: Option<Closest> = None;
-        for k in 0..self.pairs.len() {
-            if let Some(b) = best {
-                if self.lower_bound(k) >= b.distance {
-                    continue;
-                }
+        let mut best = Closest {
+            distance: Real::INFINITY,
+            pair: usize::MAX,
+        };
+        for (k, &(a, b)) in self.flat_pairs.iter().enumerate() {
+            if self.cannot_beat(a, b, best.distance) {
+                continue;
             }
-            let d = self.separation(k).distance;
-            if best.is_none_or(|b| d < b.distance) {
-                best = Some(Closest {
+            let (x, y) = (&self.cores[a], &self.cores[b]);
+            let d = if x.cylinder || y.cylinder {
+                shape_shape(&x.shape(), &y.shape()).distance
+            } else {
+                x.core_distance(y) - (x.radius + y.radius)
+            };
+            if d < best.distance {
+                best = Closest {
                     distance: d,
                     pair: k,
-                });
+                };
             }
         }
-        best
+        (best.pair != usize::MAX).then(|| Closest {
+            distance: self.distance(best.pair),
+            pair: best.pair,
+        })
     }
 
     /// Distances of every pair at the last posed configuration, into `out`.
     pub fn pair_distances(&self, out: &mut Vec<Real>) {
         out.clear();
-        out.extend((0..self.pairs.len()).map(|k| self.separation(k).distance));
+        out.extend((0..self.pairs.len()).map(|k| self.distance(k)));
     }
 
     /// The named element of body `b` of robot `r`.

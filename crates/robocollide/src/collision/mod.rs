@@ -16,5 +16,7 @@ mod trajectory;
 pub use checker::{CellChecker, Closest};
 pub use motion_bound::MotionBound;
 pub use report::{CheckReport, Element, PairReport};
+#[cfg(feature = "parallel")]
+pub use sweep::sweep_parallel;
 pub use sweep::{Sample, SweepMode, SweepReport, config_at, sweep};
 pub use trajectory::Trajectory;

@@ -163,34 +163,31 @@ impl Segment<'_, '_> {
     }
 }
 
-/// Sweeps `trajectory` through `checker`'s cell. `progress` is called with
-/// `(segments done, segments total)`.
-pub fn sweep(
+/// Evaluates rows `rows` of `trajectory` and, in guaranteed mode, certifies each segment from a
+/// row to the next. Returns the evaluated points (time order) and the unresolved count.
+fn sweep_rows(
     checker: &mut CellChecker<'_>,
     trajectory: &Trajectory,
     mode: SweepMode,
-    mut progress: impl FnMut(usize, usize),
-) -> Result<SweepReport> {
-    for q in &trajectory.configs {
-        checker.validate(q)?;
-    }
-    let cell = checker.cell();
-    let bound = MotionBound::new(cell);
+    bound: &MotionBound,
+    rows: std::ops::Range<usize>,
+    progress: &mut dyn FnMut(usize),
+) -> (Vec<Sample>, usize) {
     let min_interval = match mode {
         SweepMode::Sampled => Real::INFINITY,
         SweepMode::Guaranteed { min_interval } => min_interval,
     };
-    let robots = cell.robots.len();
+    let robots = checker.cell().robots.len();
     let mut segment = Segment {
         checker,
-        bound: &bound,
+        bound,
         min_interval,
-        samples: Vec::with_capacity(trajectory.len()),
+        samples: Vec::with_capacity(rows.len()),
         unresolved: 0,
         body_bounds: vec![Vec::new(); robots],
     };
     let n = trajectory.len();
-    for k in 0..n {
+    for k in rows {
         let (at_k, sample) = segment.evaluate(&trajectory.configs[k], trajectory.times[k], true);
         segment.samples.push(sample);
         if k + 1 < n && matches!(mode, SweepMode::Guaranteed { .. }) {
@@ -205,14 +202,77 @@ pub fn sweep(
                 &at_k,
             );
         }
-        progress(k + 1, n);
+        progress(1);
     }
-    let Segment {
-        mut samples,
-        unresolved,
-        checker,
-        ..
-    } = segment;
+    (segment.samples, segment.unresolved)
+}
+
+/// Sweeps `trajectory` through `checker`'s cell. `progress` is called with
+/// `(rows done, rows total)`.
+pub fn sweep(
+    checker: &mut CellChecker<'_>,
+    trajectory: &Trajectory,
+    mode: SweepMode,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<SweepReport> {
+    for q in &trajectory.configs {
+        checker.validate(q)?;
+    }
+    let bound = MotionBound::new(checker.cell());
+    let n = trajectory.len();
+    let mut done = 0;
+    let (samples, unresolved) = sweep_rows(checker, trajectory, mode, &bound, 0..n, &mut |k| {
+        done += k;
+        progress(done, n);
+    });
+    Ok(finish(checker, trajectory, mode, samples, unresolved))
+}
+
+/// [`sweep`] on all cores: the rows are split into chunks swept in parallel (rayon), each with
+/// its own checker; results are identical to the sequential sweep. `progress` receives
+/// `(rows done, rows total)` from whichever thread finishes a chunk.
+#[cfg(feature = "parallel")]
+pub fn sweep_parallel(
+    cell: &crate::robot::Cell,
+    include_self: bool,
+    trajectory: &Trajectory,
+    mode: SweepMode,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<SweepReport> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut checker = CellChecker::new(cell, include_self);
+    for q in &trajectory.configs {
+        checker.validate(q)?;
+    }
+    let bound = MotionBound::new(cell);
+    let n = trajectory.len();
+    let chunk = (n / (8 * rayon::current_num_threads().max(1))).clamp(256, 65_536);
+    let done = AtomicUsize::new(0);
+    let parts: Vec<(Vec<Sample>, usize)> = (0..n.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut local = CellChecker::new(cell, include_self);
+            let rows = c * chunk..((c + 1) * chunk).min(n);
+            let count = rows.len();
+            let part = sweep_rows(&mut local, trajectory, mode, &bound, rows, &mut |_| {});
+            progress(done.fetch_add(count, Ordering::Relaxed) + count, n);
+            part
+        })
+        .collect();
+    let unresolved = parts.iter().map(|p| p.1).sum();
+    let samples = parts.into_iter().flat_map(|p| p.0).collect();
+    Ok(finish(&mut checker, trajectory, mode, samples, unresolved))
+}
+
+/// Contact intervals, exits, first contact and closest point from the evaluated points.
+fn finish(
+    checker: &mut CellChecker<'_>,
+    trajectory: &Trajectory,
+    mode: SweepMode,
+    mut samples: Vec<Sample>,
+    unresolved: usize,
+) -> SweepReport {
     if let SweepMode::Guaranteed { min_interval } = mode {
         locate_contact_exits(checker, trajectory, &mut samples, min_interval);
     }
@@ -259,14 +319,14 @@ pub fn sweep(
         .min_by(|a, b| a.distance.total_cmp(&b.distance));
     let first_collision = first.map(|s| report_at(checker, &s));
     let closest = closest.map(|s| report_at(checker, &s));
-    Ok(SweepReport {
+    SweepReport {
         evaluations: samples.len(),
         samples,
         collision_intervals: intervals,
         first_collision,
         closest,
         unresolved,
-    })
+    }
 }
 
 /// Bisects every evaluated transition from contact to clearance down to `min_interval`, so

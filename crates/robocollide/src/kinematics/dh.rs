@@ -79,6 +79,49 @@ impl DhJoint {
         }
     }
 
+    /// The transform as a rotation matrix and translation, given `(sin α, cos α)` (which a
+    /// caller evaluating many configurations computes once): one `sin_cos` per call.
+    #[inline]
+    pub fn matrix_transform(
+        &self,
+        convention: DhConvention,
+        (sa, ca): (Real, Real),
+        q: Real,
+    ) -> (crate::math::Matrix3, Vector3) {
+        let (theta, d) = self.theta_d(q);
+        let (st, ct) = theta.sin_cos();
+        match convention {
+            DhConvention::Standard => (
+                crate::math::Matrix3::new(
+                    ct,
+                    -st * ca,
+                    st * sa,
+                    st,
+                    ct * ca,
+                    -ct * sa,
+                    0.0,
+                    sa,
+                    ca,
+                ),
+                Vector3::new(self.a * ct, self.a * st, d),
+            ),
+            DhConvention::Modified => (
+                crate::math::Matrix3::new(
+                    ct,
+                    -st,
+                    0.0,
+                    st * ca,
+                    ct * ca,
+                    -sa,
+                    st * sa,
+                    ct * sa,
+                    ca,
+                ),
+                Vector3::new(self.a, -sa * d, ca * d),
+            ),
+        }
+    }
+
     /// The transform from the previous frame to this joint's frame at joint value `q`.
     pub fn transform(&self, convention: DhConvention, q: Real) -> Isometry3 {
         let (theta, d) = self.theta_d(q);
@@ -161,6 +204,17 @@ mod tests {
                 && (m[(1, 3)] + sa * d).abs() < 1e-15
                 && (m[(2, 3)] - ca * d).abs() < 1e-15
         );
+    }
+
+    #[test]
+    fn matrix_transform_equals_isometry() {
+        for convention in [DhConvention::Standard, DhConvention::Modified] {
+            let j = DhJoint::prismatic(0.3, 0.7, 0.2, -0.4);
+            let (r, t) = j.matrix_transform(convention, j.alpha.sin_cos(), 0.6);
+            let iso = j.transform(convention, 0.6);
+            assert!((iso.rotation.to_rotation_matrix().matrix() - r).abs().max() < 1e-15);
+            assert!((iso.translation.vector - t).norm() < 1e-15);
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //!   perpendicular to the non-degenerate axis, else `+x`.
 
 use super::Separation;
-use super::point_segment::closest_parameter;
+
 use crate::geom::Segment;
 use crate::math::{Point3, Real, Vector3, clamp_unit, orthogonal_unit, try_normalize};
 
@@ -41,40 +41,57 @@ pub struct SegmentPair {
 /// Closest points between segments `a` and `b`.
 #[inline]
 pub fn closest_points(a: &Segment, b: &Segment) -> SegmentPair {
-    let u = a.direction();
-    let v = b.direction();
-    let uu = u.norm_squared();
-    let vv = v.norm_squared();
-    let (s, t) = if uu == 0.0 {
-        (0.0, closest_parameter(&a.a(), b))
-    } else if vv == 0.0 {
-        (closest_parameter(&b.a(), a), 0.0)
-    } else {
-        let n = u.cross(&v);
-        let nn = n.norm_squared();
-        let qp = b.a() - a.a();
-        let s0 = if nn > 0.0 {
-            clamp_unit(qp.cross(&v).dot(&n) / nn)
-        } else {
-            0.0
-        };
-        // Best t for s0: project P(s0) onto b's line.
-        let t_raw = (u * s0 - qp).dot(&v) / vv;
-        if t_raw < 0.0 {
-            (clamp_unit(qp.dot(&u) / uu), 0.0)
-        } else if t_raw > 1.0 {
-            (clamp_unit((qp + v).dot(&u) / uu), 1.0)
-        } else if t_raw.is_nan() {
-            (s0, 0.0)
-        } else {
-            (s0, t_raw)
-        }
-    };
+    let (u, v) = (a.direction(), b.direction());
+    let (s, t) = closest_parameters(&a.a(), &u, u.norm_squared(), &b.a(), &v, v.norm_squared());
     SegmentPair {
         s,
         t,
         point_a: a.at(s),
         point_b: b.at(t),
+    }
+}
+
+/// The parameters `(s, t)` of [`closest_points`] for segments `p₀ + s u`, `q₀ + t v` whose
+/// squared lengths `uu = |u|²`, `vv = |v|²` the caller already has (robot checks precompute
+/// them once per pose).
+#[inline]
+pub(crate) fn closest_parameters(
+    p0: &Point3,
+    u: &Vector3,
+    uu: Real,
+    q0: &Point3,
+    v: &Vector3,
+    vv: Real,
+) -> (Real, Real) {
+    let qp = q0 - p0;
+    if uu == 0.0 {
+        let t = if vv > 0.0 {
+            clamp_unit((-qp).dot(v) / vv)
+        } else {
+            0.0
+        };
+        return (0.0, t);
+    }
+    if vv == 0.0 {
+        return (clamp_unit(qp.dot(u) / uu), 0.0);
+    }
+    let n = u.cross(v);
+    let nn = n.norm_squared();
+    let s0 = if nn > 0.0 {
+        clamp_unit(qp.cross(v).dot(&n) / nn)
+    } else {
+        0.0
+    };
+    // Best t for s0: project P(s0) onto b's line.
+    let t_raw = (u * s0 - qp).dot(v) / vv;
+    if t_raw < 0.0 {
+        (clamp_unit(qp.dot(u) / uu), 0.0)
+    } else if t_raw > 1.0 {
+        (clamp_unit((qp + v).dot(u) / uu), 1.0)
+    } else if t_raw.is_nan() {
+        (s0, 0.0)
+    } else {
+        (s0, t_raw)
     }
 }
 

@@ -97,6 +97,27 @@ impl Body {
         }
     }
 
+    /// The body in the world, with anchors mapped to world points by `world`.
+    #[inline]
+    pub fn world_shape_with(&self, world: impl Fn(&Anchor) -> Point3) -> Shape {
+        match self.shape {
+            BodyShape::Sphere { center, radius } => {
+                Shape::Sphere(Sphere::from_finite(world(&center), radius))
+            }
+            BodyShape::Capsule { a, b, radius } => Shape::Capsule(Capsule::from_finite(
+                crate::geom::Segment::from_finite(world(&a), world(&b)),
+                radius,
+            )),
+            BodyShape::Cylinder { a, b, radius } => {
+                let (pa, pb) = (world(&a), world(&b));
+                match Cylinder::new(pa, pb, radius) {
+                    Ok(c) => Shape::Cylinder(c),
+                    Err(_) => Shape::Sphere(Sphere::from_finite(pa, radius)),
+                }
+            }
+        }
+    }
+
     /// The body in the world, given the world poses of the frames. Shapes were validated when
     /// the model was built; a cylinder whose two anchors coincide at this configuration becomes
     /// a sphere of its radius (a conservative stand-in for a disc of unknown orientation).
