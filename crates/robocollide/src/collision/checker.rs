@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::geom::{Capsule, Segment, Shape, Sphere};
 use crate::math::{Matrix3, Point3, Real, Vector3};
 use crate::query::segment_segment::closest_parameters;
-use crate::query::{Separation, distance_only, shape_shape};
+use crate::query::{Separation, shape_shape};
 use crate::robot::BodyShape;
 use crate::robot::Cell;
 
@@ -46,12 +46,20 @@ pub struct CellChecker<'a> {
     frames: Vec<Vec<(Matrix3, Vector3)>>,
     /// `(sin α, cos α)` per robot and joint.
     twists: Vec<Vec<(Real, Real)>>,
+    /// Base placements as (rotation matrix, translation).
+    bases: Vec<(Matrix3, Vector3)>,
     /// Distance cores of the posed bodies of all robots, flat (robot `r`'s start at
     /// `first_body[r]`).
     cores: Vec<Core>,
     first_body: Vec<usize>,
     /// `pairs` as indices into the flat arrays.
     flat_pairs: Vec<(usize, usize)>,
+    /// The same pairs grouped by kind for the distance search: `(a, b, k)` with `k` the index
+    /// into `pairs`; in `point_segment` the point (sphere) comes first.
+    point_point: Vec<(usize, usize, usize)>,
+    point_segment: Vec<(usize, usize, usize)>,
+    segment_segment: Vec<(usize, usize, usize)>,
+    with_cylinder: Vec<(usize, usize, usize)>,
     frames_needed: Vec<usize>,
     pairs: Vec<BodyPair>,
     offsets: Vec<usize>,
@@ -65,9 +73,11 @@ struct Core {
     direction: Vector3,
     /// `|direction|²`.
     dd: Real,
+    /// `1 / dd`, or 0 for a point (so that a projection parameter becomes 0).
+    inv_dd: Real,
     radius: Real,
-    center: Point3,
-    bound: Real,
+    /// `|direction| / 2` (bounding-sphere radius of the core).
+    half_length: Real,
     cylinder: bool,
 }
 
@@ -77,22 +87,37 @@ impl Core {
     fn new(start: Point3, end: Point3, radius: Real, cylinder: bool) -> Self {
         let direction = end - start;
         let dd = direction.norm_squared();
-        let half = 0.5 * dd.sqrt();
-        // A cylinder's half-length and radius are the legs of its bounding half-diagonal.
-        let bound = if cylinder {
-            half.hypot(radius)
-        } else {
-            half + radius
-        };
+        let inv_dd = if dd > 0.0 { 1.0 / dd } else { 0.0 };
         Self {
             start,
             direction,
             dd,
+            inv_dd,
             radius,
-            center: start + direction * 0.5,
-            bound,
+            half_length: 0.5 * dd.sqrt(),
             cylinder,
         }
+    }
+
+    /// Largest absolute coordinate plus radius (the scale of the contact rounding).
+    fn magnitude(&self) -> Real {
+        self.start
+            .coords
+            .amax()
+            .max((self.start + self.direction).coords.amax())
+            + self.radius
+    }
+
+    /// Bounding sphere `(centre, radius)`; a cylinder's half-length and radius are the legs of
+    /// its bounding half-diagonal.
+    fn bounding_sphere(&self) -> (Point3, Real) {
+        let half = self.half_length;
+        let bound = if self.cylinder {
+            half.hypot(self.radius)
+        } else {
+            half + self.radius
+        };
+        (self.start + self.direction * 0.5, bound)
     }
 
     /// The world shape (built only when a report needs it).
@@ -111,9 +136,9 @@ impl Core {
         Shape::Sphere(Sphere::from_finite(self.start, self.radius))
     }
 
-    /// Distance between the cores (not yet minus radii).
+    /// Squared distance between the cores (radii not subtracted).
     #[inline]
-    fn core_distance(&self, other: &Core) -> Real {
+    fn core_distance_squared(&self, other: &Core) -> Real {
         let (s, t) = closest_parameters(
             &self.start,
             &self.direction,
@@ -122,7 +147,7 @@ impl Core {
             &other.direction,
             other.dd,
         );
-        ((other.start + other.direction * t) - (self.start + self.direction * s)).norm()
+        ((other.start + other.direction * t) - (self.start + self.direction * s)).norm_squared()
     }
 }
 
@@ -165,6 +190,25 @@ impl<'a> CellChecker<'a> {
         for r in &cell.robots {
             first_body.push(first_body.last().copied().unwrap_or(0) + r.model.bodies.len());
         }
+        let kind = |r: usize, b: usize| match cell.robots[r].model.bodies[b].shape {
+            BodyShape::Sphere { .. } => 0,
+            BodyShape::Capsule { .. } => 1,
+            BodyShape::Cylinder { .. } => 2,
+        };
+        let mut groups: (Vec<_>, Vec<_>, Vec<_>, Vec<_>) = Default::default();
+        for (k, p) in pairs.iter().enumerate() {
+            let (a, b) = (
+                first_body[p.robot_a] + p.body_a,
+                first_body[p.robot_b] + p.body_b,
+            );
+            match (kind(p.robot_a, p.body_a), kind(p.robot_b, p.body_b)) {
+                (0, 0) => groups.0.push((a, b, k)),
+                (0, 1) => groups.1.push((a, b, k)),
+                (1, 0) => groups.1.push((b, a, k)),
+                (1, 1) => groups.2.push((a, b, k)),
+                _ => groups.3.push((a, b, k)),
+            }
+        }
         let frames_needed = cell
             .robots
             .iter()
@@ -197,6 +241,25 @@ impl<'a> CellChecker<'a> {
                 })
                 .collect(),
             cores: Vec::with_capacity(first_body[cell.robots.len()]),
+            bases: cell
+                .robots
+                .iter()
+                .map(|r| {
+                    (
+                        r.model
+                            .chain
+                            .base
+                            .rotation
+                            .to_rotation_matrix()
+                            .into_inner(),
+                        r.model.chain.base.translation.vector,
+                    )
+                })
+                .collect(),
+            point_point: groups.0,
+            point_segment: groups.1,
+            segment_segment: groups.2,
+            with_cylinder: groups.3,
             flat_pairs: pairs
                 .iter()
                 .map(|p| {
@@ -295,10 +358,7 @@ impl<'a> CellChecker<'a> {
             let needed = self.frames_needed[r].min(chain.dof() + 1);
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
             let frames = &mut self.frames[r];
-            let (mut rot, mut pos) = (
-                chain.base.rotation.to_rotation_matrix().into_inner(),
-                chain.base.translation.vector,
-            );
+            let (mut rot, mut pos) = self.bases[r];
             frames[0] = (rot, pos);
             for i in 1..needed {
                 let (jr, jt) = chain.joints[i - 1].matrix_transform(
@@ -313,7 +373,12 @@ impl<'a> CellChecker<'a> {
             let frames = &*frames;
             let world = |anchor: &crate::robot::Anchor| {
                 let (fr, ft) = &frames[anchor.frame];
-                Point3::from(fr * anchor.at.coords + ft)
+                // Most anchors are frame origins (seed 000): no rotation needed.
+                if anchor.at == Point3::origin() {
+                    Point3::from(*ft)
+                } else {
+                    Point3::from(fr * anchor.at.coords + ft)
+                }
             };
             self.cores
                 .extend(robot.model.bodies.iter().map(|body| match &body.shape {
@@ -343,51 +408,117 @@ impl<'a> CellChecker<'a> {
     }
 
     /// `true` if the bodies `a`, `b` cannot be closer than `best`: their bounding spheres are
-    /// at least `best` apart (squared comparison, no square root).
+    /// at least `best` apart (squared comparison).
     #[inline]
     fn cannot_beat(&self, a: usize, b: usize, best: Real) -> bool {
-        let (x, y) = (&self.cores[a], &self.cores[b]);
-        let reach = best + x.bound + y.bound;
-        reach >= 0.0 && (y.center - x.center).norm_squared() >= reach * reach
+        let ((ca, ra), (cb, rb)) = (
+            self.cores[a].bounding_sphere(),
+            self.cores[b].bounding_sphere(),
+        );
+        let reach = best + ra + rb;
+        reach >= 0.0 && (cb - ca).norm_squared() >= reach * reach
     }
 
-    /// Signed distance of pair `k` at the last posed configuration (no witnesses).
+    /// Signed distance of pair `k` at the last posed configuration (no witnesses; same value
+    /// as [`separation`](Self::separation), contact rounding included).
     #[inline]
     pub fn distance(&self, k: usize) -> Real {
         let (a, b) = self.flat_pairs[k];
-        distance_only(&self.cores[a].shape(), &self.cores[b].shape())
+        let (x, y) = (&self.cores[a], &self.cores[b]);
+        if x.cylinder || y.cylinder {
+            return shape_shape(&x.shape(), &y.shape()).distance;
+        }
+        let d = x.core_distance_squared(y).sqrt() - (x.radius + y.radius);
+        if d > 0.0
+            && d <= crate::query::separation::CONTACT_ROUNDING * x.magnitude().max(y.magnitude())
+        {
+            0.0
+        } else {
+            d
+        }
     }
 
     /// The closest pair at the last posed configuration (distance only); `None` if no pairs.
     ///
-    /// Skips every pair whose bounding spheres cannot beat the best so far. Distances are
-    /// compared before contact rounding; the winner's is rounded.
+    /// Pairs are searched in typed groups — point–point, point–segment, segment–segment
+    /// (closed forms on precomputed cores), then any pair with a cylinder (full query, skipped
+    /// when bounding spheres cannot beat the best). Distances are compared before contact
+    /// rounding; the winner's is rounded.
     pub fn closest(&self) -> Option<Closest> {
+        let c = &self.cores;
         let mut best = Closest {
             distance: Real::INFINITY,
             pair: usize::MAX,
         };
-        for (k, &(a, b)) in self.flat_pairs.iter().enumerate() {
-            if self.cannot_beat(a, b, best.distance) {
+        // A pair beats the best only if its core distance is below best + radii: compare
+        // squares and take the square root only for winners.
+        let offer_squared = |best: &mut Closest, core_squared: Real, radii: Real, k: usize| {
+            let reach = best.distance + radii;
+            if reach > 0.0 && core_squared < reach * reach {
+                *best = Closest {
+                    distance: core_squared.sqrt() - radii,
+                    pair: k,
+                };
+            }
+        };
+        for &(a, b, k) in &self.point_point {
+            offer_squared(
+                &mut best,
+                (c[b].start - c[a].start).norm_squared(),
+                c[a].radius + c[b].radius,
+                k,
+            );
+        }
+        for &(p, s, k) in &self.point_segment {
+            let (x, y) = (&c[p], &c[s]);
+            let t = ((x.start - y.start).dot(&y.direction) * y.inv_dd).clamp(0.0, 1.0);
+            offer_squared(
+                &mut best,
+                (y.start + y.direction * t - x.start).norm_squared(),
+                x.radius + y.radius,
+                k,
+            );
+        }
+        for &(a, b, k) in &self.segment_segment {
+            let (x, y) = (&c[a], &c[b]);
+            let radii = x.radius + y.radius;
+            // Skip when even the cores' bounding spheres are too far apart to win.
+            let reach = best.distance + radii + x.half_length + y.half_length;
+            let centres = (y.start + y.direction * 0.5) - (x.start + x.direction * 0.5);
+            if reach <= 0.0 || centres.norm_squared() >= reach * reach {
                 continue;
             }
-            let (x, y) = (&self.cores[a], &self.cores[b]);
-            let d = if x.cylinder || y.cylinder {
-                shape_shape(&x.shape(), &y.shape()).distance
-            } else {
-                x.core_distance(y) - (x.radius + y.radius)
-            };
+            offer_squared(&mut best, x.core_distance_squared(y), radii, k);
+        }
+        let offer = |best: &mut Closest, d: Real, k: usize| {
             if d < best.distance {
-                best = Closest {
+                *best = Closest {
                     distance: d,
                     pair: k,
                 };
             }
+        };
+        for &(a, b, k) in &self.with_cylinder {
+            if !self.cannot_beat(a, b, best.distance) {
+                offer(
+                    &mut best,
+                    shape_shape(&c[a].shape(), &c[b].shape()).distance,
+                    k,
+                );
+            }
         }
-        (best.pair != usize::MAX).then(|| Closest {
-            distance: self.distance(best.pair),
-            pair: best.pair,
-        })
+        if best.pair == usize::MAX {
+            return None;
+        }
+        // Contact rounding for the winner (as `query` applies it), from its cores.
+        let (a, b) = self.flat_pairs[best.pair];
+        if best.distance > 0.0 && !(c[a].cylinder || c[b].cylinder) {
+            let magnitude = c[a].magnitude().max(c[b].magnitude());
+            if best.distance <= crate::query::separation::CONTACT_ROUNDING * magnitude {
+                best.distance = 0.0;
+            }
+        }
+        Some(best)
     }
 
     /// Distances of every pair at the last posed configuration, into `out`.

@@ -78,20 +78,34 @@ struct Segment<'c, 'a> {
 }
 
 impl Segment<'_, '_> {
-    /// Poses at `q`; returns every pair's distance and the closest as a sample (not stored).
+    /// Poses at `q` and returns the closest pair as a sample (not stored), plus every pair's
+    /// distance when the segment will be certified (guaranteed mode).
     fn evaluate(&mut self, q: &[Real], t: Real, given: bool) -> (Vec<Real>, Sample) {
         self.checker.pose(q);
         let mut distances = Vec::new();
-        self.checker.pair_distances(&mut distances);
-        let (pair, distance) =
-            distances
-                .iter()
-                .copied()
-                .enumerate()
-                .fold(
-                    (0, Real::INFINITY),
-                    |b, (k, d)| if d < b.1 { (k, d) } else { b },
-                );
+        if self.min_interval.is_finite() {
+            self.checker.pair_distances(&mut distances);
+            let (pair, distance) =
+                distances
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .fold(
+                        (0, Real::INFINITY),
+                        |b, (k, d)| if d < b.1 { (k, d) } else { b },
+                    );
+            return (
+                distances,
+                Sample {
+                    t,
+                    distance,
+                    pair,
+                    given,
+                },
+            );
+        }
+        let closest = self.checker.closest();
+        let (pair, distance) = closest.map_or((0, Real::INFINITY), |c| (c.pair, c.distance));
         (
             distances,
             Sample {
