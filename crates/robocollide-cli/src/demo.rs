@@ -51,17 +51,26 @@ pub const COLORS: [RGBColor; 4] = [
     RGBColor(140, 86, 75),
 ];
 
+/// The shipped cell, from the copies embedded in the binary.
+pub fn embedded_cell() -> Result<Cell> {
+    Ok(Cell::parse_with(
+        CELL,
+        "data/cells/ur5_irb120.toml",
+        &|path, level| {
+            let text = MODELS
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, t)| *t)
+                .with_context(|| format!("no embedded model {path}"))
+                .map_err(|e| robocollide::Error::Parse(e.to_string()))?;
+            parse_robot(text, path, level)
+        },
+    )?)
+}
+
 /// Runs the demo.
 pub fn run(args: &DemoArgs) -> Result<ExitCode> {
-    let cell = Cell::parse_with(CELL, "data/cells/ur5_irb120.toml", &|path, level| {
-        let text = MODELS
-            .iter()
-            .find(|(p, _)| *p == path)
-            .map(|(_, t)| *t)
-            .with_context(|| format!("no embedded model {path}"))
-            .map_err(|e| robocollide::Error::Parse(e.to_string()))?;
-        parse_robot(text, path, level)
-    })?;
+    let cell = embedded_cell()?;
     let trajectory = Trajectory::parse(TRAJECTORY, "data/cells/ur5_irb120_collide.csv", &cell)?;
     println!("robocollide demo — {}", cell.name);
     for r in &cell.robots {

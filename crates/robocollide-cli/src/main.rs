@@ -1,6 +1,7 @@
 //! `robocollide`: command-line front end. Parses arguments, calls the library, prints.
 //! No geometry lives here.
 
+mod avoid;
 mod check;
 mod demo;
 mod distance;
@@ -29,6 +30,8 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Run the demo: two robots on one table, a colliding trajectory, report and pictures.
     Demo(demo::DemoArgs),
+    /// Drive robots into each other with and without the collision-avoidance velocity filter.
+    Avoid(avoid::AvoidArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Sweep(args) => sweep::run(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Avoid(args) => avoid::run(&args),
     };
     match result {
         Ok(code) => code,

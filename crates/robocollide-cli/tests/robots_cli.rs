@@ -197,3 +197,66 @@ fn sweep_writes_outputs_and_names_bad_rows() {
         text(&o)
     );
 }
+
+#[test]
+fn avoid_keeps_the_robots_apart_and_writes_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("avoid");
+    let o = robocollide(&["avoid", "--out", out.to_str().unwrap()]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("without filter") && stdout.contains("(COLLISION)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("with filter") && stdout.contains("(kept apart)"),
+        "{stdout}"
+    );
+    for file in ["avoid.csv", "avoid.json", "avoid.png", "avoid.svg"] {
+        assert!(
+            std::fs::metadata(out.join(file)).unwrap().len() > 1000,
+            "{file}"
+        );
+    }
+    // A user's cell needs goals; a bad hold label is named.
+    let cell = data("cells/ur5_irb120.toml");
+    let o = robocollide(&["avoid", &cell]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("give --goal"), "{:?}", text(&o));
+    let o = robocollide(&[
+        "avoid",
+        &cell,
+        "--goal",
+        "180,-60,60,-90,0,0",
+        "--goal",
+        "0,30,0,0,0,0",
+        "--hold",
+        "R9",
+    ]);
+    assert!(
+        text(&o)
+            .1
+            .contains("--hold R9: no robot with that label (robots: R1, R2)"),
+        "{:?}",
+        text(&o)
+    );
+    // One robot held still: the other avoids it.
+    let o = robocollide(&[
+        "avoid",
+        &cell,
+        "--start",
+        "90,-90,0,-90,0,0",
+        "--start",
+        "0,30,0,0,0,0",
+        "--goal",
+        "180,-60,60,-90,0,0",
+        "--goal",
+        "0,30,0,0,0,0",
+        "--hold",
+        "R2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+}

@@ -14,6 +14,7 @@
 //! - [`robot`]: robot models (bodies anchored to frames, levels of detail, model/cell files);
 //! - [`collision`]: robot–robot and self-collision reports, trajectory sweeps (sampled and
 //!   guaranteed);
+//! - `control` (feature `control`): the collision-avoidance velocity filter (seed 002);
 //! - [`report`]: serde records (file and wire formats) shared by the CLI, Python and plots.
 //!
 //! Conventions: metres and radians; shapes are closed sets (touching is contact); signed
@@ -31,6 +32,8 @@
 //! ```
 
 pub mod collision;
+#[cfg(feature = "control")]
+pub mod control;
 pub mod error;
 pub mod geom;
 pub mod kinematics;
