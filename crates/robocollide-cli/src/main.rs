@@ -5,6 +5,7 @@ mod avoid;
 mod check;
 mod demo;
 mod distance;
+mod plan;
 mod plot;
 mod sweep;
 
@@ -32,6 +33,8 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Drive robots into each other with and without the collision-avoidance velocity filter.
     Avoid(avoid::AvoidArgs),
+    /// Plan a collision-free motion for one robot (RRT-Connect), verified by a guaranteed sweep.
+    Plan(plan::PlanArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Avoid(args) => avoid::run(&args),
+        Command::Plan(args) => plan::run(&args),
     };
     match result {
         Ok(code) => code,

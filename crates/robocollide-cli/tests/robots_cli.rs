@@ -260,3 +260,63 @@ fn avoid_keeps_the_robots_apart_and_writes_plots() {
     ]);
     assert!(o.status.success(), "{:?}", text(&o));
 }
+
+#[test]
+fn plan_finds_a_verified_path_that_sweep_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plan");
+    let o = robocollide(&["plan", "--out", out.to_str().unwrap()]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("verification (guaranteed sweep of the whole path): no contact"),
+        "{stdout}"
+    );
+    for file in ["path.csv", "plan.json", "distance.png", "distance.svg"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    // The written path is a trajectory the sweep command accepts, and it is free.
+    let o = robocollide(&[
+        "sweep",
+        &data("cells/ur5_irb120.toml"),
+        out.join("path.csv").to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success() && text(&o).0.contains("no contact along the trajectory"),
+        "{:?}",
+        text(&o)
+    );
+    // An unreachable goal (outside the joint limits): exit 1 with the reason.
+    let o = robocollide(&[
+        "plan",
+        &data("cells/ur5_irb120.toml"),
+        "--robot",
+        "R1",
+        "--start",
+        "90,-60,60,-90,0,0",
+        "--goal",
+        "400,-60,60,-90,0,0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (stdout, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("NO PATH: planning failed: the goal configuration is in collision or outside the joint limits"), "{stdout}");
+    let o = robocollide(&[
+        "plan",
+        &data("cells/ur5_irb120.toml"),
+        "--robot",
+        "R7",
+        "--start",
+        "0,0,0,0,0,0",
+        "--goal",
+        "0,0,0,0,0,0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&o).1.contains("--robot R7: no robot with that label"),
+        "{:?}",
+        text(&o)
+    );
+}

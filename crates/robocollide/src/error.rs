@@ -71,6 +71,9 @@ pub enum Error {
     /// Text or a record could not be parsed.
     #[error("{0}")]
     Parse(String),
+    /// A planner could not find a path; the message says why (invalid start or goal, limits).
+    #[error("planning failed: {0}")]
+    Planning(String),
 }
 
 /// Shorthand for results carrying [`Error`].

@@ -10,6 +10,7 @@
 //! - [`query`]: pair queries returning signed distances with witness points and normals;
 //! - [`kinematics`]: Denavit–Hartenberg chains (standard and modified), forward kinematics,
 //!   point Jacobians;
+//! - `planning` (feature `planning`): RRT-Connect over a `Validity` interface;
 //! - [`planar`]: 2-D segments against circles, batched (seed 001);
 //! - [`robot`]: robot models (bodies anchored to frames, levels of detail, model/cell files);
 //! - [`collision`]: robot–robot and self-collision reports, trajectory sweeps (sampled and
@@ -39,6 +40,8 @@ pub mod geom;
 pub mod kinematics;
 pub mod math;
 pub mod planar;
+#[cfg(feature = "planning")]
+pub mod planning;
 pub mod query;
 pub mod report;
 pub mod robot;

@@ -1,0 +1,126 @@
+//! [`CellValidity`]: one robot of a cell moves, the others stand still; configurations are
+//! checked with [`CellChecker`], motions with the guaranteed sweep (certified between the
+//! ends, see [`collision::sweep`](crate::collision::sweep)).
+
+use super::validity::Validity;
+use crate::collision::{CellChecker, SweepMode, Trajectory, sweep};
+use crate::error::{Error, Result};
+use crate::math::Real;
+use crate::robot::Cell;
+
+/// Validity for robot `robot` of a cell, the others fixed at `fixed`.
+#[derive(Debug, Clone)]
+pub struct CellValidity<'a> {
+    checker: CellChecker<'a>,
+    robot: usize,
+    fixed: Vec<Real>,
+    offset: usize,
+    clearance: Real,
+    min_interval: Real,
+    /// Configurations checked (for statistics).
+    pub configurations_checked: usize,
+    /// Motions checked (for statistics).
+    pub motions_checked: usize,
+}
+
+impl<'a> CellValidity<'a> {
+    /// `robot` moves; `fixed` holds every robot's configuration (the moving robot's values
+    /// are ignored). A configuration is valid when every checked pair is more than `clearance`
+    /// apart (`clearance = 0`: not in contact). `include_self` adds self-collision pairs.
+    pub fn new(
+        cell: &'a Cell,
+        robot: usize,
+        fixed: Vec<Real>,
+        clearance: Real,
+        include_self: bool,
+    ) -> Result<Self> {
+        if robot >= cell.robots.len() {
+            return Err(Error::Parse(format!(
+                "robot index {robot} out of range (the cell has {})",
+                cell.robots.len()
+            )));
+        }
+        let checker = CellChecker::new(cell, include_self);
+        checker.validate(&fixed)?;
+        if !(clearance.is_finite() && clearance >= 0.0) {
+            return Err(Error::NonFinite {
+                field: "clearance".into(),
+                value: clearance,
+            });
+        }
+        let offset = cell.robots[..robot].iter().map(|r| r.model.dof()).sum();
+        Ok(Self {
+            checker,
+            robot,
+            fixed,
+            offset,
+            clearance,
+            min_interval: 1e-6,
+            configurations_checked: 0,
+            motions_checked: 0,
+        })
+    }
+
+    /// The full cell configuration with the moving robot at `q`.
+    pub fn full(&self, q: &[Real]) -> Vec<Real> {
+        let mut all = self.fixed.clone();
+        all[self.offset..self.offset + q.len()].copy_from_slice(q);
+        all
+    }
+}
+
+impl Validity for CellValidity<'_> {
+    fn dof(&self) -> usize {
+        self.checker.cell().robots[self.robot].model.dof()
+    }
+
+    fn bounds(&self) -> Vec<(Real, Real)> {
+        self.checker.cell().robots[self.robot]
+            .model
+            .chain
+            .joints
+            .iter()
+            .map(|j| {
+                j.limits
+                    .unwrap_or((-std::f64::consts::PI, std::f64::consts::PI))
+            })
+            .collect()
+    }
+
+    fn is_valid(&mut self, q: &[Real]) -> bool {
+        self.configurations_checked += 1;
+        let all = self.full(q);
+        if self.checker.validate(&all).is_err() || !self.checker.limit_violations(&all).is_empty() {
+            return false;
+        }
+        self.checker.pose(&all);
+        self.checker
+            .closest()
+            .is_none_or(|c| c.distance > self.clearance)
+    }
+
+    fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
+        self.motions_checked += 1;
+        let Ok(trajectory) =
+            Trajectory::new(vec![], vec![0.0, 1.0], vec![self.full(a), self.full(b)])
+        else {
+            return false;
+        };
+        // With a clearance, a motion is valid when no evaluated point comes within it; the
+        // certification between points is for contact (distance 0).
+        match sweep(
+            &mut self.checker,
+            &trajectory,
+            SweepMode::Guaranteed {
+                min_interval: self.min_interval,
+            },
+            |_, _| {},
+        ) {
+            Ok(report) => {
+                report.first_collision.is_none()
+                    && report.samples.iter().all(|s| s.distance > self.clearance)
+            }
+            Err(_) => false,
+        }
+    }
+}

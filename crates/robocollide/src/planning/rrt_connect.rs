@@ -1,0 +1,340 @@
+//! RRT-Connect (Kuffner & LaValle, *RRT-Connect: an efficient approach to single-query path
+//! planning*, ICRA 2000), with random shortcutting of the result.
+//!
+//! Two trees grow from the start and the goal. Each iteration samples a configuration
+//! (uniform within the bounds, seeded ChaCha8 — reproducible across platforms), *extends* one
+//! tree one step (at most `max_step` in joint space, Euclidean) towards it, then *connects* the
+//! other tree to the new node (repeated steps until reached or blocked); the trees swap roles
+//! every iteration. Every edge is accepted only if [`Validity::motion_valid`] says so. Limits:
+//! iterations and wall-clock time; either ends with [`Error::Planning`] naming the limit.
+
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::validity::Validity;
+use crate::error::{Error, Result};
+use crate::math::Real;
+
+/// Planner parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlannerSettings {
+    /// Largest edge length in joint space (rad).
+    pub max_step: Real,
+    /// Iteration limit.
+    pub max_iterations: usize,
+    /// Wall-clock limit.
+    pub time_limit: Duration,
+    /// Random seed.
+    pub seed: u64,
+    /// Shortcutting attempts on the found path.
+    pub shortcut_attempts: usize,
+}
+
+impl Default for PlannerSettings {
+    fn default() -> Self {
+        Self {
+            max_step: 0.3,
+            max_iterations: 20_000,
+            time_limit: Duration::from_secs(10),
+            seed: 1,
+            shortcut_attempts: 200,
+        }
+    }
+}
+
+/// A planned path with statistics.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Plan {
+    /// Waypoints from start to goal; consecutive waypoints are joined by certified motions.
+    pub path: Vec<Vec<Real>>,
+    /// Iterations used.
+    pub iterations: usize,
+    /// Nodes in the two trees.
+    pub tree_nodes: usize,
+    /// Joint-space length before shortcutting (rad).
+    pub raw_length: Real,
+    /// Joint-space length after shortcutting (rad).
+    pub length: Real,
+    /// Planning time (s).
+    pub seconds: Real,
+}
+
+struct Tree {
+    nodes: Vec<Vec<Real>>,
+    parents: Vec<usize>,
+}
+
+impl Tree {
+    fn new(root: Vec<Real>) -> Self {
+        Self {
+            nodes: vec![root],
+            parents: vec![0],
+        }
+    }
+
+    fn nearest(&self, q: &[Real]) -> usize {
+        let mut best = (0, Real::INFINITY);
+        for (i, n) in self.nodes.iter().enumerate() {
+            let d = distance2(n, q);
+            if d < best.1 {
+                best = (i, d);
+            }
+        }
+        best.0
+    }
+
+    fn push(&mut self, q: Vec<Real>, parent: usize) -> usize {
+        self.nodes.push(q);
+        self.parents.push(parent);
+        self.nodes.len() - 1
+    }
+
+    /// Root-to-node path.
+    fn path_to(&self, mut i: usize) -> Vec<Vec<Real>> {
+        let mut out = vec![self.nodes[i].clone()];
+        while i != 0 {
+            i = self.parents[i];
+            out.push(self.nodes[i].clone());
+        }
+        out.reverse();
+        out
+    }
+}
+
+fn distance2(a: &[Real], b: &[Real]) -> Real {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
+
+fn length(path: &[Vec<Real>]) -> Real {
+    path.windows(2)
+        .map(|w| distance2(&w[0], &w[1]).sqrt())
+        .sum()
+}
+
+/// `from` moved towards `to` by at most `step`.
+fn steer(from: &[Real], to: &[Real], step: Real) -> Vec<Real> {
+    let d = distance2(from, to).sqrt();
+    if d <= step {
+        return to.to_vec();
+    }
+    from.iter()
+        .zip(to)
+        .map(|(a, b)| a + (b - a) * (step / d))
+        .collect()
+}
+
+enum Extend {
+    Reached(usize),
+    Advanced(usize),
+    Trapped,
+}
+
+fn extend(tree: &mut Tree, validity: &mut impl Validity, target: &[Real], step: Real) -> Extend {
+    let near = tree.nearest(target);
+    let q = steer(&tree.nodes[near], target, step);
+    if !validity.motion_valid(&tree.nodes[near], &q) {
+        return Extend::Trapped;
+    }
+    let reached = distance2(&q, target) == 0.0;
+    let i = tree.push(q, near);
+    if reached {
+        Extend::Reached(i)
+    } else {
+        Extend::Advanced(i)
+    }
+}
+
+/// Plans from `start` to `goal`.
+pub fn rrt_connect(
+    validity: &mut impl Validity,
+    start: &[Real],
+    goal: &[Real],
+    settings: &PlannerSettings,
+) -> Result<Plan> {
+    let began = Instant::now();
+    let n = validity.dof();
+    if start.len() != n || goal.len() != n {
+        return Err(Error::Planning(format!(
+            "start and goal need {n} values (got {} and {})",
+            start.len(),
+            goal.len()
+        )));
+    }
+    if !(settings.max_step > 0.0 && settings.max_step.is_finite()) {
+        return Err(Error::Planning(format!(
+            "max_step must be positive, got {}",
+            settings.max_step
+        )));
+    }
+    if !validity.is_valid(start) {
+        return Err(Error::Planning(
+            "the start configuration is in collision or outside the joint limits".into(),
+        ));
+    }
+    if !validity.is_valid(goal) {
+        return Err(Error::Planning(
+            "the goal configuration is in collision or outside the joint limits".into(),
+        ));
+    }
+    let bounds = validity.bounds();
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut trees = [Tree::new(start.to_vec()), Tree::new(goal.to_vec())];
+    let mut from_start = true; // trees[0] grows from the start
+    let mut joined: Option<(usize, usize)> = None;
+    let mut iterations = 0;
+    if validity.motion_valid(start, goal) {
+        joined = Some((0, 0));
+    }
+    while joined.is_none() {
+        if iterations >= settings.max_iterations {
+            return Err(Error::Planning(format!(
+                "no path within {} iterations ({} tree nodes)",
+                settings.max_iterations,
+                trees[0].nodes.len() + trees[1].nodes.len()
+            )));
+        }
+        if began.elapsed() > settings.time_limit {
+            return Err(Error::Planning(format!(
+                "no path within the time limit of {:?} ({iterations} iterations)",
+                settings.time_limit
+            )));
+        }
+        iterations += 1;
+        let sample: Vec<Real> = bounds
+            .iter()
+            .map(|&(lo, hi)| rng.random_range(lo..=hi))
+            .collect();
+        let [a, b] = &mut trees;
+        let new = match extend(a, validity, &sample, settings.max_step) {
+            Extend::Trapped => None,
+            Extend::Reached(i) | Extend::Advanced(i) => Some(i),
+        };
+        if let Some(i) = new {
+            let target = a.nodes[i].clone();
+            loop {
+                match extend(b, validity, &target, settings.max_step) {
+                    Extend::Advanced(_) => continue,
+                    Extend::Reached(j) => {
+                        joined = Some(if from_start { (i, j) } else { (j, i) });
+                        break;
+                    }
+                    Extend::Trapped => break,
+                }
+            }
+        }
+        if joined.is_none() {
+            trees.swap(0, 1);
+            from_start = !from_start;
+        }
+    }
+    let (i, j) = joined.expect("joined");
+    let (start_tree, goal_tree) = if from_start {
+        (&trees[0], &trees[1])
+    } else {
+        (&trees[1], &trees[0])
+    };
+    let mut path = start_tree.path_to(i);
+    let mut back = goal_tree.path_to(j);
+    back.reverse();
+    // The connection point appears in both halves.
+    if path.last() == back.first() {
+        back.remove(0);
+    }
+    path.extend(back);
+    let raw_length = length(&path);
+    // Shortcutting: join two random waypoints directly when that motion is valid.
+    for _ in 0..settings.shortcut_attempts {
+        if path.len() < 3 {
+            break;
+        }
+        let x = rng.random_range(0..path.len() - 2);
+        let y = rng.random_range(x + 2..path.len());
+        if validity.motion_valid(&path[x], &path[y]) {
+            path.drain(x + 1..y);
+        }
+    }
+    Ok(Plan {
+        length: length(&path),
+        path,
+        iterations,
+        tree_nodes: trees[0].nodes.len() + trees[1].nodes.len(),
+        raw_length,
+        seconds: began.elapsed().as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2-D point robot in the unit square with a wall `x ∈ [0.45, 0.55], y < 0.8`.
+    struct Wall;
+    impl Validity for Wall {
+        fn dof(&self) -> usize {
+            2
+        }
+        fn bounds(&self) -> Vec<(Real, Real)> {
+            vec![(0.0, 1.0), (0.0, 1.0)]
+        }
+        fn is_valid(&mut self, q: &[Real]) -> bool {
+            !((0.45..=0.55).contains(&q[0]) && q[1] < 0.8)
+        }
+        fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
+            (0..=200).all(|k| {
+                let s = k as Real / 200.0;
+                self.is_valid(&[a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s])
+            })
+        }
+    }
+
+    #[test]
+    fn goes_around_the_wall_and_is_reproducible() {
+        let settings = PlannerSettings {
+            max_step: 0.1,
+            ..Default::default()
+        };
+        let plan = rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &settings).unwrap();
+        assert!(
+            plan.path
+                .windows(2)
+                .all(|w| Wall.motion_valid(&w[0], &w[1]))
+        );
+        assert!(
+            plan.path.iter().any(|q| q[1] >= 0.8),
+            "must pass above the wall"
+        );
+        assert!(plan.length <= plan.raw_length + 1e-12);
+        assert_eq!(
+            plan,
+            Plan {
+                seconds: plan.seconds,
+                ..rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &settings).unwrap()
+            }
+        );
+    }
+
+    #[test]
+    fn failures_are_explained() {
+        let settings = PlannerSettings::default();
+        let e = rrt_connect(&mut Wall, &[0.5, 0.1], &[0.9, 0.1], &settings).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("the start configuration is in collision"),
+            "{e}"
+        );
+        let e = rrt_connect(
+            &mut Wall,
+            &[0.1, 0.1],
+            &[0.9, 0.1],
+            &PlannerSettings {
+                max_iterations: 1,
+                max_step: 0.01,
+                ..settings
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("no path within 1 iterations"), "{e}");
+    }
+}

@@ -1,0 +1,15 @@
+//! [`Validity`]: what a planner may ask about configurations.
+
+use crate::math::Real;
+
+/// Collision queries for a planner, in the planner's own coordinates (joint values).
+pub trait Validity {
+    /// Number of coordinates.
+    fn dof(&self) -> usize;
+    /// Sampling bounds `(min, max)` per coordinate.
+    fn bounds(&self) -> Vec<(Real, Real)>;
+    /// `true` if the configuration is free (no contact).
+    fn is_valid(&mut self, q: &[Real]) -> bool;
+    /// `true` if the straight motion from `a` to `b` is free throughout.
+    fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool;
+}
