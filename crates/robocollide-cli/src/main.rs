@@ -6,6 +6,7 @@ mod check;
 mod demo;
 mod distance;
 mod plan;
+mod plan2d;
 mod plot;
 mod sweep;
 
@@ -35,6 +36,8 @@ enum Command {
     Avoid(avoid::AvoidArgs),
     /// Plan a collision-free motion for one robot (RRT-Connect), verified by a guaranteed sweep.
     Plan(plan::PlanArgs),
+    /// RRT-Connect for a planar two-link arm among circles, with a picture of trees and path.
+    Plan2d(plan2d::Plan2dArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Avoid(args) => avoid::run(&args),
         Command::Plan(args) => plan::run(&args),
+        Command::Plan2d(args) => plan2d::run(&args),
     };
     match result {
         Ok(code) => code,

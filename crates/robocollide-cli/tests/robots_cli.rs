@@ -320,3 +320,21 @@ fn plan_finds_a_verified_path_that_sweep_accepts() {
         text(&o)
     );
 }
+
+#[test]
+fn plan2d_draws_the_trees_and_a_certified_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plan2d");
+    let o = robocollide(&["plan2d", "--out", out.to_str().unwrap()]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("every path segment certified free: true"),
+        "{stdout}"
+    );
+    let png = std::fs::read(out.join("plan2d.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("plan2d.json")).unwrap()).unwrap();
+    assert!(json["plan"]["tree"].as_array().unwrap().len() > 10);
+}

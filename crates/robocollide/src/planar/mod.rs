@@ -6,6 +6,8 @@
 //! `blog_counterexample_is_a_collision` shows one). The exact rule is the clamped projection:
 //! the segment meets the disc iff the distance from the centre to the segment is ≤ r.
 
+mod arm;
 mod segments_circles;
 
+pub use arm::PlanarArm;
 pub use segments_circles::{Circle, Segment2, SegmentsCircles};

@@ -4,9 +4,11 @@
 //! collision-free, not merely sampled. Requires the `planning` feature.
 
 mod cell_validity;
+mod planar_validity;
 mod rrt_connect;
 mod validity;
 
 pub use cell_validity::CellValidity;
+pub use planar_validity::PlanarValidity;
 pub use rrt_connect::{Plan, PlannerSettings, rrt_connect};
 pub use validity::Validity;

@@ -30,6 +30,8 @@ pub struct PlannerSettings {
     pub seed: u64,
     /// Shortcutting attempts on the found path.
     pub shortcut_attempts: usize,
+    /// Keep the trees' edges in [`Plan::tree`] (for pictures).
+    pub record_tree: bool,
 }
 
 impl Default for PlannerSettings {
@@ -40,6 +42,7 @@ impl Default for PlannerSettings {
             time_limit: Duration::from_secs(10),
             seed: 1,
             shortcut_attempts: 200,
+            record_tree: false,
         }
     }
 }
@@ -59,6 +62,8 @@ pub struct Plan {
     pub length: Real,
     /// Planning time (s).
     pub seconds: Real,
+    /// Tree edges `(parent, child)` of both trees, if `record_tree` was set.
+    pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
 
 struct Tree {
@@ -255,7 +260,18 @@ pub fn rrt_connect(
             path.drain(x + 1..y);
         }
     }
+    let tree = if settings.record_tree {
+        trees
+            .iter()
+            .flat_map(|t| {
+                (1..t.nodes.len()).map(|i| (t.nodes[t.parents[i]].clone(), t.nodes[i].clone()))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Plan {
+        tree,
         length: length(&path),
         path,
         iterations,
