@@ -60,6 +60,27 @@ pub fn perpendicular_part(d: &Vector3, u: &Vector3) -> Vector3 {
     once - u * u.dot(&once)
 }
 
+/// `a b − c d` with one rounding error, by Kahan's algorithm with a fused multiply-add
+/// (Jeannerod, Louvet & Muller, *Further analysis of Kahan's algorithm for the accurate
+/// computation of 2×2 determinants*, Math. Comp. 82, 2013: error ≤ 2 ulp).
+#[inline]
+pub fn difference_of_products(a: Real, b: Real, c: Real, d: Real) -> Real {
+    let cd = c * d;
+    let error = (-c).mul_add(d, cd);
+    a.mul_add(b, -cd) + error
+}
+
+/// `u × v` with every component accurate to a few ulp of itself (no cancellation loss when
+/// `u` and `v` are nearly parallel), using [`difference_of_products`].
+#[inline]
+pub fn accurate_cross(u: &Vector3, v: &Vector3) -> Vector3 {
+    Vector3::new(
+        difference_of_products(u.y, v.z, u.z, v.y),
+        difference_of_products(u.z, v.x, u.x, v.z),
+        difference_of_products(u.x, v.y, u.y, v.x),
+    )
+}
+
 /// Clamp to `[0, 1]`; maps NaN to 0 so that no NaN escapes a projection.
 #[inline]
 pub fn clamp_unit(x: Real) -> Real {
@@ -98,6 +119,27 @@ mod tests {
         assert!(u.dot(&p.normalize()).abs() < 1e-15);
         // A single pass is measurably worse here: this is why the second pass exists.
         assert!(u.dot(&single.normalize()).abs() > u.dot(&p.normalize()).abs());
+    }
+
+    #[test]
+    fn accurate_cross_keeps_digits_for_nearly_parallel_vectors() {
+        use num_rational::BigRational;
+        use num_traits::ToPrimitive;
+        let q = |x: f64| BigRational::from_float(x).unwrap();
+        let u = Vector3::new(0.6, 0.8, 0.3);
+        let v = Vector3::new(0.6 + 1e-13, 0.8 - 3e-14, 0.3 + 1e-14);
+        let c = accurate_cross(&u, &v);
+        let plain = u.cross(&v);
+        let exact = |i: usize, j: usize| (q(u[i]) * q(v[j]) - q(u[j]) * q(v[i])).to_f64().unwrap();
+        let exact = Vector3::new(exact(1, 2), exact(2, 0), exact(0, 1));
+        for k in 0..3 {
+            assert!(
+                (c[k] - exact[k]).abs() <= 4.0 * f64::EPSILON * exact[k].abs(),
+                "{c} vs {exact}"
+            );
+        }
+        // The plain cross product is far off here: this is why the accurate one exists.
+        assert!((plain - exact).norm() > 1e3 * (c - exact).norm());
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Geometric primitives as plain, validated data.
+//! Geometric primitives as plain, validated data, and line geometry (Plücker lines, dual
+//! numbers and vectors — seed 003).
 //!
 //! Conventions: metres; every primitive is a *closed* set (its boundary belongs to it, so
 //! touching shapes are in contact). Constructors reject non-finite coordinates and negative
@@ -11,6 +12,8 @@
 
 mod capsule;
 mod cylinder;
+mod dual;
+mod line;
 mod segment;
 mod shape;
 mod shape_syntax;
@@ -19,6 +22,8 @@ mod validate;
 
 pub use capsule::Capsule;
 pub use cylinder::Cylinder;
+pub use dual::{Dual, DualVector};
+pub use line::{CommonNormal, Line, LineRelation, PARALLEL_SINE};
 pub use segment::Segment;
 pub use shape::Shape;
 pub use sphere::Sphere;

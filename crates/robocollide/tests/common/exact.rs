@@ -30,9 +30,34 @@ impl V {
     fn scale(&self, k: &Q) -> V {
         V(std::array::from_fn(|i| &self.0[i] * k))
     }
-    fn dot(&self, o: &V) -> Q {
+    pub fn dot(&self, o: &V) -> Q {
         (0..3).fold(Q::zero(), |acc, i| acc + &self.0[i] * &o.0[i])
     }
+    pub fn cross(&self, o: &V) -> V {
+        let (a, b) = (&self.0, &o.0);
+        V([
+            &a[1] * &b[2] - &a[2] * &b[1],
+            &a[2] * &b[0] - &a[0] * &b[2],
+            &a[0] * &b[1] - &a[1] * &b[0],
+        ])
+    }
+    pub fn sub_pub(&self, o: &V) -> V {
+        self.sub(o)
+    }
+    pub fn scale_pub(&self, k: &Q) -> V {
+        self.scale(k)
+    }
+}
+
+/// Exact squared distance between two lines given by (direction, moment) pairs, as stored in
+/// f64: the point closest to the origin is `s × m / (s·s)`; the distance is `|w·n| / |n|` with
+/// `n = s₁ × s₂` (non-parallel lines only).
+pub fn line_line_sq(s1: &V, m1: &V, s2: &V, m2: &V) -> Q {
+    let p1 = s1.cross(m1).scale_pub(&(Q::one() / s1.dot(s1)));
+    let p2 = s2.cross(m2).scale_pub(&(Q::one() / s2.dot(s2)));
+    let n = s1.cross(s2);
+    let wn = p2.sub_pub(&p1).dot(&n);
+    &wn * &wn / n.dot(&n)
 }
 
 fn clamp01(t: Q) -> Q {
