@@ -11,6 +11,7 @@
 //! - [`kinematics`]: Denavit–Hartenberg chains (standard and modified), forward kinematics,
 //!   point Jacobians;
 //! - `planning` (feature `planning`): RRT-Connect over a `Validity` interface;
+//! - [`mechanism`]: the spatial 4C mechanism's closed-form kinematics (seed 003);
 //! - [`planar`]: 2-D segments against circles, batched (seed 001);
 //! - [`robot`]: robot models (bodies anchored to frames, levels of detail, model/cell files);
 //! - [`collision`]: robot–robot and self-collision reports, trajectory sweeps (sampled and
@@ -39,6 +40,7 @@ pub mod error;
 pub mod geom;
 pub mod kinematics;
 pub mod math;
+pub mod mechanism;
 pub mod planar;
 #[cfg(feature = "planning")]
 pub mod planning;

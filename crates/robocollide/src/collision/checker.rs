@@ -108,6 +108,20 @@ impl Core {
             + self.radius
     }
 
+    /// The core of a sphere: a point (no square root or division needed).
+    #[inline]
+    fn point(center: Point3, radius: Real) -> Self {
+        Self {
+            start: center,
+            direction: Vector3::zeros(),
+            dd: 0.0,
+            inv_dd: 0.0,
+            radius,
+            half_length: 0.0,
+            cylinder: false,
+        }
+    }
+
     /// Bounding sphere `(centre, radius)`; a cylinder's half-length and radius are the legs of
     /// its bounding half-diagonal.
     fn bounding_sphere(&self) -> (Point3, Real) {
@@ -382,10 +396,7 @@ impl<'a> CellChecker<'a> {
             };
             self.cores
                 .extend(robot.model.bodies.iter().map(|body| match &body.shape {
-                    BodyShape::Sphere { center, radius } => {
-                        let p = world(center);
-                        Core::new(p, p, *radius, false)
-                    }
+                    BodyShape::Sphere { center, radius } => Core::point(world(center), *radius),
                     BodyShape::Capsule { a, b, radius } => {
                         Core::new(world(a), world(b), *radius, false)
                     }
