@@ -1,9 +1,10 @@
 //! Spatial mechanisms analysed with line geometry (seed 003, Ketchel & Larochelle).
 //!
 //! Conventions: angles in radians, lengths in the mechanism's own unit (the case study's
-//! "units"). Only the spatial 4C closed-form kinematics is implemented so far; the
-//! segment/cylinder collision study of the case study is not (see the issue notes).
+//! "units"): the spatial 4C closed-form kinematics and its self-collision study.
 
 mod four_c;
+mod four_c_study;
 
-pub use four_c::{Branch, FourC, FourCConfiguration, InputRange, RangeCase};
+pub use four_c::{Branch, FourC, FourCConfiguration, InputRange, RangeCase, x_motion, z_motion};
+pub use four_c_study::{AxisLengths, PairTest, pair_tests, radius, segment_pairs, segments};

@@ -1,0 +1,162 @@
+//! The self-collision study of a spatial 4C mechanism (seed 003 §4–5): the twelve points and
+//! eight segments of each configuration (Table 4, eqs. 24–25), the axis lengths from the
+//! motion's translation extremes, the twenty segment pairs tested at each step, the
+//! infinite-cylinder stage (a necessary condition) and the finite stage with exact flat-ended
+//! cylinders — and, separately, with capsules.
+//!
+//! Points, in the fixed frame (frames of eq. 23: 2 = `Z(θ, d₁)`, 3 = `·X(α, a)`,
+//! 4 = `·Z(φ, c₁)`, 5 = `¹₄T·X(η, h)`; 8 = `X(γ, g)`, 7 = `·Z(ψ, d₂)`, 6 = `·X(β, b)`):
+//!
+//! | link | collar (on the previous axis) | elbow | end of its axis |
+//! |---|---|---|---|
+//! | fixed | origin of 8 | origin (frame 1) | `d₁max` along z₁ |
+//! | driving | origin of 2 | origin of 3 | `c₁max` along z₃ (eq. 24) |
+//! | coupler | origin of 4 | origin of 5 | `−c₂max` along z₅ (eq. 25: `Z(δ, c₂ − c₂max)`) |
+//! | driven | origin of 6 | origin of 7 | `−d₂max` along z₇ |
+//!
+//! The driven chain measures its translations from collar to elbow, so its ends lie on the far
+//! side of the collar (eq. 25). Segments (Table 4): 1 fixed axis (elbow→end), 2 driving
+//! normal (collar→elbow), 3 driving axis, 4 coupler normal, 5 coupler axis, 6 driven normal,
+//! 7 driven axis, 8 fixed normal. Pairs: all except a segment with itself and with its
+//! neighbours around the loop (8 and 1 are neighbours): twenty.
+
+use super::four_c::{FourC, FourCConfiguration};
+use crate::geom::{Capsule, Cylinder, Line, LineRelation, Segment};
+use crate::math::{Point3, Real};
+use crate::query::{capsule_capsule, cylinder_cylinder};
+
+/// The twenty segment pairs (1-based numbers as in Table 4).
+pub fn segment_pairs() -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for i in 1..=8usize {
+        for j in i + 1..=8 {
+            let neighbours = j - i == 1 || (i == 1 && j == 8);
+            if !neighbours {
+                pairs.push((i, j));
+            }
+        }
+    }
+    pairs
+}
+
+/// The translations' extremes over a motion, which size the axes.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct AxisLengths {
+    /// Largest `d₁`.
+    pub d1_max: Real,
+    /// Largest `c₁`.
+    pub c1_max: Real,
+    /// Largest `c₂`.
+    pub c2_max: Real,
+    /// Largest `d₂`.
+    pub d2_max: Real,
+}
+
+impl AxisLengths {
+    /// The maxima over `configurations`.
+    pub fn over(configurations: &[FourCConfiguration]) -> Self {
+        let max = |f: fn(&FourCConfiguration) -> Real| {
+            configurations
+                .iter()
+                .map(f)
+                .fold(Real::NEG_INFINITY, Real::max)
+        };
+        Self {
+            d1_max: max(|c| c.d1),
+            c1_max: max(|c| c.c1),
+            c2_max: max(|c| c.c2),
+            d2_max: max(|c| c.d2),
+        }
+    }
+}
+
+/// The eight segments (index 0 = Table 4's segment 1) of a configuration.
+pub fn segments(m: &FourC, c: &FourCConfiguration, lengths: &AxisLengths) -> [(Point3, Point3); 8] {
+    use super::four_c::{x_motion, z_motion};
+    let origin = |t: &crate::math::Isometry3| t * Point3::origin();
+    let along = |t: &crate::math::Isometry3, s: Real| t * Point3::new(0.0, 0.0, s);
+    let f2 = z_motion(c.theta, c.d1);
+    let f3 = f2 * x_motion(m.alpha, m.a);
+    let f4 = f3 * z_motion(c.phi, c.c1);
+    let f5 = f4 * x_motion(m.eta, m.h);
+    let f8 = x_motion(m.gamma, m.g);
+    let f7 = f8 * z_motion(c.psi, c.d2);
+    let f6 = f7 * x_motion(m.beta, m.b);
+    let fixed_elbow = Point3::origin();
+    let fixed_end = Point3::new(0.0, 0.0, lengths.d1_max);
+    [
+        (fixed_elbow, fixed_end),                   // 1 fixed axis
+        (origin(&f2), origin(&f3)),                 // 2 driving normal
+        (origin(&f3), along(&f3, lengths.c1_max)),  // 3 driving axis
+        (origin(&f4), origin(&f5)),                 // 4 coupler normal
+        (origin(&f5), along(&f5, -lengths.c2_max)), // 5 coupler axis
+        (origin(&f6), origin(&f7)),                 // 6 driven normal
+        (origin(&f7), along(&f7, -lengths.d2_max)), // 7 driven axis
+        (origin(&f8), fixed_elbow),                 // 8 fixed normal
+    ]
+}
+
+/// Radius of segment `k` (1-based): axes (odd) `axis`, common normals (even) `normal`.
+pub fn radius(k: usize, axis: Real, normal: Real) -> Real {
+    if k % 2 == 1 { axis } else { normal }
+}
+
+/// Result of one pair at one step.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct PairTest {
+    /// Segment numbers (Table 4).
+    pub segments: (usize, usize),
+    /// Distance between the infinite axes minus the radii (≤ 0: the infinite cylinders meet).
+    pub infinite: Real,
+    /// Signed distance of the flat-ended cylinders.
+    pub cylinders: Real,
+    /// Signed distance of the capsules with the same axes and radii.
+    pub capsules: Real,
+}
+
+/// The twenty pair tests of one configuration.
+pub fn pair_tests(
+    seg: &[(Point3, Point3); 8],
+    axis_radius: Real,
+    normal_radius: Real,
+) -> Vec<PairTest> {
+    segment_pairs()
+        .into_iter()
+        .map(|(i, j)| {
+            let ((a0, a1), (b0, b1)) = (seg[i - 1], seg[j - 1]);
+            let (ri, rj) = (
+                radius(i, axis_radius, normal_radius),
+                radius(j, axis_radius, normal_radius),
+            );
+            let line = |p: Point3, q: Point3| Line::through(p, q).ok();
+            let infinite = match (line(a0, a1), line(b0, b1)) {
+                (Some(l1), Some(l2)) => {
+                    let n = l1.common_normal(&l2);
+                    let d = if n.relation == LineRelation::Identical {
+                        0.0
+                    } else {
+                        n.distance.abs()
+                    };
+                    d - ri - rj
+                }
+                _ => Real::NEG_INFINITY,
+            };
+            let cylinder = |p: Point3, q: Point3, r: Real| Cylinder::new(p, q, r);
+            let cylinders = match (cylinder(a0, a1, ri), cylinder(b0, b1, rj)) {
+                (Ok(x), Ok(y)) => cylinder_cylinder(&x, &y).distance,
+                _ => Real::NEG_INFINITY,
+            };
+            let capsule = |p: Point3, q: Point3, r: Real| {
+                Capsule::from_segment(Segment::new(p, q).expect("finite points"), r)
+                    .expect("radius >= 0")
+            };
+            let capsules = capsule_capsule(&capsule(a0, a1, ri), &capsule(b0, b1, rj)).distance;
+            PairTest {
+                segments: (i, j),
+                infinite,
+                cylinders,
+                capsules,
+            }
+        })
+        .collect()
+}
