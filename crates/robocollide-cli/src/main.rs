@@ -5,6 +5,7 @@ mod avoid;
 mod check;
 mod demo;
 mod distance;
+mod fourc;
 mod plan;
 mod plan2d;
 mod plot;
@@ -32,6 +33,8 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Run the demo: two robots on one table, a colliding trajectory, report and pictures.
     Demo(demo::DemoArgs),
+    /// Self-collision study of a spatial 4C mechanism (seed 003), or its case study.
+    Fourc(fourc::FourCArgs),
     /// Drive robots into each other with and without the collision-avoidance velocity filter.
     Avoid(avoid::AvoidArgs),
     /// Plan a collision-free motion for one robot (RRT-Connect), verified by a guaranteed sweep.
@@ -41,12 +44,28 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A reader that goes away (`robocollide … | head`) is not an error: end quietly, as Unix
+    // tools do, instead of panicking inside `println!`.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default_hook(info);
+    }));
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Distance(args) => distance::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Sweep(args) => sweep::run(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Fourc(args) => fourc::run(&args),
         Command::Avoid(args) => avoid::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::Plan2d(args) => plan2d::run(&args),

@@ -338,3 +338,42 @@ fn plan2d_draws_the_trees_and_a_certified_path() {
         serde_json::from_slice(&std::fs::read(out.join("plan2d.json")).unwrap()).unwrap();
     assert!(json["plan"]["tree"].as_array().unwrap().len() > 10);
 }
+
+#[test]
+fn fourc_case_study_reproduces_the_paper_and_explains_table_8() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fourc");
+    let o = robocollide(&["fourc", "--case-study", "--out", out.to_str().unwrap()]);
+    let (stdout, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "contacts → exit 1\n{stderr}");
+    for needle in [
+        "C1 = 1.0882, C2 = 0.19315",
+        "78.863° ↔ -78.863°",
+        "c1             122.344    234.576",
+        "infinite cylinders meet in 767",
+        "segments 3 and 7",
+        "Table 8",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle}:\n{stdout}");
+    }
+    assert!(out.join("fourc.png").exists() && out.join("fourc.json").exists());
+    // A user's file with a via point outside the range: the line and reason are named.
+    let bad = dir.path().join("m.toml");
+    let mechanism = std::fs::read_to_string(data("mechanisms/seed003_case_study.toml"))
+        .unwrap()
+        .replace("theta_deg = -27.0", "theta_deg = -85.0");
+    std::fs::write(&bad, mechanism).unwrap();
+    let o = robocollide(&[
+        "fourc",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("line 15: via[2]: θ = -85° is outside the input range"),
+        "{:?}",
+        text(&o)
+    );
+}

@@ -4,7 +4,9 @@
 //! "units"): the spatial 4C closed-form kinematics and its self-collision study.
 
 mod four_c;
+mod four_c_file;
 mod four_c_study;
 
 pub use four_c::{Branch, FourC, FourCConfiguration, InputRange, RangeCase, x_motion, z_motion};
+pub use four_c_file::{Contact, FourCStudy, StudyReport, ViaPoint};
 pub use four_c_study::{AxisLengths, PairTest, pair_tests, radius, segment_pairs, segments};
