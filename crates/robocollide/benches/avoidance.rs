@@ -1,5 +1,6 @@
 //! One velocity-filter step for two 6R robots (the shipped UR5 + IRB 120 cell) in a
-//! configuration where the arms are close (several constraints), beside the unfiltered
+//! configuration where the arms are close (several constraints), with robot–robot pairs only
+//! (`robocollide avoid`'s default) and with self-collision pairs too, beside the unfiltered
 //! bookkeeping (posing and the pair search only) as baseline.
 //!
 //! Run: `cargo bench -p robocollide --features control --bench avoidance`.
@@ -32,20 +33,28 @@ fn filter_step(c: &mut Criterion) {
     .map(|d: &Real| d.to_radians())
     .collect();
     let desired = [1.0, 0.5, 0.8, 0.0, 0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.0, 0.0];
-    let mut filter = VelocityFilter::new(&cell, true, vec![true, true], settings).unwrap();
-    let constraints = filter.step(&q, &desired).unwrap().pairs.len();
     let mut group = c.benchmark_group("velocity_filter_step");
-    group.bench_function(
-        format!("QP with {constraints} pair constraints + 24 bounds (clarabel)"),
-        |b| {
-            b.iter(|| {
-                filter
-                    .step(black_box(&q), black_box(&desired))
-                    .unwrap()
-                    .qdot[0]
-            })
-        },
-    );
+    for include_self in [false, true] {
+        let mut filter =
+            VelocityFilter::new(&cell, include_self, vec![true, true], settings).unwrap();
+        let constraints = filter.step(&q, &desired).unwrap().pairs.len();
+        let scope = if include_self {
+            "robot-robot + self pairs"
+        } else {
+            "robot-robot pairs"
+        };
+        group.bench_function(
+            format!("{scope}: {constraints} pair constraints + 24 bounds"),
+            |b| {
+                b.iter(|| {
+                    filter
+                        .step(black_box(&q), black_box(&desired))
+                        .unwrap()
+                        .qdot[0]
+                })
+            },
+        );
+    }
     let mut checker = CellChecker::new(&cell, true);
     group.bench_function("baseline: pose + closest pair only", |b| {
         b.iter(|| {
