@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::Args;
-use robocollide::control::{FilterSettings, SimulationStep, simulate};
+use robocollide::control::{FilterSettings, SimulationStep, simulate_protected};
 use robocollide::robot::Cell;
 
 use crate::check::configuration;
@@ -39,6 +39,10 @@ pub struct AvoidArgs {
     /// Labels of robots held still.
     #[arg(long, value_name = "LABEL")]
     hold: Vec<String>,
+    /// Protect only these links (seed 002's protected chains): `LABEL:LINK[,LINK…]`, repeatable;
+    /// only pairs involving a protected link are constrained. Default: every pair.
+    #[arg(long, value_name = "LABEL:LINKS")]
+    protect: Vec<String>,
     /// Simulated time (s).
     #[arg(long, default_value_t = 4.0)]
     duration: f64,
@@ -148,11 +152,25 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
         dt: args.dt,
         max_joint_speed: args.vmax,
     };
+    let mut protect = Vec::new();
+    for spec in &args.protect {
+        let Some((label, links)) = spec.split_once(':') else {
+            bail!("--protect {spec}: expected LABEL:LINK[,LINK…], e.g. R1:forearm,upper_arm");
+        };
+        protect.push((
+            label.to_owned(),
+            links
+                .split(',')
+                .map(|l| l.trim().to_owned())
+                .collect::<Vec<_>>(),
+        ));
+    }
     let run = |filter: bool| {
-        simulate(
+        simulate_protected(
             &cell,
             args.self_collision,
             &moving,
+            &protect,
             &start,
             &goal,
             args.gain,

@@ -160,3 +160,35 @@ fn bad_settings_and_inputs_are_named() {
         "qdot_des[3] must be finite, got NaN"
     );
 }
+
+#[test]
+fn protected_links_restrict_the_constraints() {
+    let cell = cell();
+    let (_, goal) = start_goal();
+    // Near contact (the goal interpenetrates): many pairs are within the influence distance.
+    let mut all = VelocityFilter::new(&cell, false, vec![true, true], SETTINGS).unwrap();
+    let every = all.step(&goal, &[0.0; 12]).unwrap().pairs;
+    let mut filter = VelocityFilter::new(&cell, false, vec![true, true], SETTINGS).unwrap();
+    filter.protect_links("R1", &["forearm"]).unwrap();
+    let protected = filter.step(&goal, &[0.0; 12]).unwrap().pairs;
+    assert!(!protected.is_empty() && protected.len() < every.len());
+    assert!(
+        protected
+            .iter()
+            .all(|p| p.a.link == "forearm" && p.a.robot == "R1"),
+        "{protected:?}"
+    );
+    let e = filter.protect_links("R1", &["elbow_joint"]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("robot R1 has no link `elbow_joint` (links: base, shoulder"),
+        "{e}"
+    );
+    assert!(
+        filter
+            .protect_links("R9", &["x"])
+            .unwrap_err()
+            .to_string()
+            .contains("no robot `R9`")
+    );
+}

@@ -41,7 +41,40 @@ pub fn simulate(
     duration: Real,
     filter: bool,
 ) -> Result<Vec<SimulationStep>> {
+    simulate_protected(
+        cell,
+        include_self,
+        moving,
+        &[],
+        start,
+        goal,
+        gain,
+        settings,
+        duration,
+        filter,
+    )
+}
+
+/// [`simulate`] with protected links: `(robot label, link names)` per protected chain (see
+/// [`VelocityFilter::protect_links`]); empty: every pair is protected.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_protected(
+    cell: &Cell,
+    include_self: bool,
+    moving: &[bool],
+    protect: &[(String, Vec<String>)],
+    start: &[Real],
+    goal: &[Real],
+    gain: Real,
+    settings: FilterSettings,
+    duration: Real,
+    filter: bool,
+) -> Result<Vec<SimulationStep>> {
     let mut velocity_filter = VelocityFilter::new(cell, include_self, moving.to_vec(), settings)?;
+    for (robot, links) in protect {
+        velocity_filter
+            .protect_links(robot, &links.iter().map(String::as_str).collect::<Vec<_>>())?;
+    }
     let mut checker = CellChecker::new(cell, include_self);
     checker.validate(start)?;
     checker.validate(goal)?;

@@ -13,8 +13,9 @@
 //! approach speed allowed at the influence distance `d_i`; it falls linearly to 0 at the
 //! safety distance `d_s` and becomes a separation demand below it (Faverjon & Tournassoud's
 //! velocity damper). Robots can be held still (their velocities are 0 and the constraint uses
-//! only the others'), and a pair on one robot (self-collision) combines both Jacobians in the
-//! same columns.
+//! only the others'), a pair on one robot (self-collision) combines both Jacobians in the same
+//! columns, and [`VelocityFilter::protect_links`] restricts the constraints to pairs involving
+//! protected links (seed 002's protected chains, like NAO's arms against its body).
 //!
 //! If the QP is infeasible or the solver fails, the result is the safest command available —
 //! stop (all velocities 0) — with the status saying why; never NaN.
@@ -106,6 +107,9 @@ pub struct VelocityFilter<'a> {
     checker: CellChecker<'a>,
     settings: FilterSettings,
     moving: Vec<bool>,
+    /// Protected links per robot (seed 002's protected chains, e.g. NAO's arms); `None`: every
+    /// pair is protected.
+    protected: Option<Vec<Vec<bool>>>,
 }
 
 impl<'a> VelocityFilter<'a> {
@@ -129,7 +133,42 @@ impl<'a> VelocityFilter<'a> {
             checker: CellChecker::new(cell, include_self),
             settings,
             moving,
+            protected: None,
         })
+    }
+
+    /// Protects only the named links of robot `robot` (seed 002: a protected chain against the
+    /// rest of the body and the other robots): afterwards only pairs with at least one body on
+    /// a protected link are constrained. Call once per robot with protected links; errors name
+    /// an unknown robot or link.
+    pub fn protect_links(&mut self, robot: &str, links: &[&str]) -> Result<()> {
+        let cell = self.checker.cell();
+        let Some(r) = cell.robots.iter().position(|x| x.label == robot) else {
+            return Err(Error::Parse(format!("protect: no robot `{robot}`")));
+        };
+        let names = &cell.robots[r].model.link_names;
+        let protected = self.protected.get_or_insert_with(|| {
+            cell.robots
+                .iter()
+                .map(|x| vec![false; x.model.link_names.len()])
+                .collect()
+        });
+        for link in links {
+            let Some(l) = names.iter().position(|n| n == link) else {
+                return Err(Error::Parse(format!(
+                    "protect: robot {robot} has no link `{link}` (links: {})",
+                    names.join(", ")
+                )));
+            };
+            protected[r][l] = true;
+        }
+        Ok(())
+    }
+
+    fn is_protected(&self, robot: usize, body: usize) -> bool {
+        self.protected
+            .as_ref()
+            .is_none_or(|p| p[robot][self.checker.cell().robots[robot].model.bodies[body].link])
     }
 
     /// The settings.
@@ -232,6 +271,9 @@ impl<'a> VelocityFilter<'a> {
             }
             let p = self.checker.pairs()[k];
             if !self.moving[p.robot_a] && !self.moving[p.robot_b] {
+                continue;
+            }
+            if !self.is_protected(p.robot_a, p.body_a) && !self.is_protected(p.robot_b, p.body_b) {
                 continue;
             }
             let sep = self.checker.separation(k);
