@@ -14,6 +14,23 @@ use robocollide::geom::Shape;
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
+/// The legend box used by every chart: top right, translucent white, 13 px text.
+fn draw_legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<()>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(180, 180, 180))
+        .label_font(("sans-serif", 13))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|e| anyhow!("{e:?}"))
+}
+
 /// Registers the shipped font once.
 pub fn register_font() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -164,14 +181,7 @@ where
             .label(format!("first contact t = {t:.4} s"))
             .legend(move |(x, y)| Circle::new((x + 9, y), 5, contact.filled()));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(180, 180, 180))
-        .label_font(("sans-serif", 14))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_legend(&mut chart)?;
     root.present().map_err(|e| anyhow!("{e:?}"))?;
     Ok(())
 }
@@ -442,14 +452,7 @@ where
         .map_err(|e| anyhow!("{e:?}"))?
         .label("with filter")
         .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], blue.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(180, 180, 180))
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_legend(&mut chart)?;
     // Speed panel.
     let vmax = filtered
         .iter()
@@ -733,14 +736,7 @@ pub fn fourc_plot(path: &Path, report: &robocollide::mechanism::StudyReport) -> 
                 .map_err(|e| anyhow!("{e:?}"))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(180, 180, 180))
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_legend(&mut chart)?;
     root.present()
         .map_err(|e| anyhow!("{e:?}"))
         .with_context(|| format!("writing {}", path.display()))?;
