@@ -32,27 +32,32 @@ fn filter_step(c: &mut Criterion) {
     .iter()
     .map(|d: &Real| d.to_radians())
     .collect();
-    let desired = [1.0, 0.5, 0.8, 0.0, 0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.0, 0.0];
+    let towards = [1.0, 0.5, 0.8, 0.0, 0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.0, 0.0];
+    // Every joint driven at the speed limit, alternating signs: more constraints bind.
+    let every_joint: Vec<Real> = (0..12)
+        .map(|j| if j % 2 == 0 { 1.5 } else { -1.5 })
+        .collect();
     let mut group = c.benchmark_group("velocity_filter_step");
-    for include_self in [false, true] {
+    for (include_self, command, desired) in [
+        (false, "towards", &towards[..]),
+        (true, "towards", &towards[..]),
+        (true, "every joint", &every_joint[..]),
+    ] {
         let mut filter =
             VelocityFilter::new(&cell, include_self, vec![true, true], settings).unwrap();
-        let constraints = filter.step(&q, &desired).unwrap().pairs.len();
+        let pairs = filter.step(&q, desired).unwrap().pairs;
+        let binding = pairs.iter().filter(|p| p.active).count();
         let scope = if include_self {
             "robot-robot + self pairs"
         } else {
             "robot-robot pairs"
         };
         group.bench_function(
-            format!("{scope}: {constraints} pair constraints + 24 bounds"),
-            |b| {
-                b.iter(|| {
-                    filter
-                        .step(black_box(&q), black_box(&desired))
-                        .unwrap()
-                        .qdot[0]
-                })
-            },
+            format!(
+                "{scope}, {command}: {} pair constraints ({binding} binding) + 24 bounds",
+                pairs.len()
+            ),
+            |b| b.iter(|| filter.step(black_box(&q), black_box(desired)).unwrap().qdot[0]),
         );
     }
     let mut checker = CellChecker::new(&cell, true);
