@@ -25,18 +25,18 @@ pub enum QpStatus {
 /// Solves the QP; returns the minimiser (or `None`) and the status. `rows` are the rows of
 /// `G` (each of length `x_hat.len()`), `h` their bounds.
 ///
-/// Constraint generation keeps the interior-point problems small. A convex QP solved over a
-/// subset of its constraints whose minimiser satisfies all the others is the minimiser of
-/// the whole problem (the subset's feasible set contains the whole one). So, starting from
-/// the bounds-only minimiser (with positive weights, `x̂` clamped to the box), the
-/// constraints (rows of `G` and variable bounds alike) most violated by the current point
-/// join a working set — one in the first round, then twice as many each round, so a few
-/// decisive constraints give a small problem and many give few rounds — and the
-/// working-set QP is re-solved until nothing is violated. Constraints are never dropped and
-/// each round adds at least one, so the loop ends; a round that finds `k` violations adds
-/// `min(k, batch)`, so a problem with many binding constraints needs about log₂ of their
-/// number. A working set that is already
-/// infeasible proves the whole problem infeasible.
+/// Constraint generation keeps the interior-point problems small. A convex QP whose KKT
+/// conditions hold over a subset of its constraints, at a point satisfying all the others, is
+/// solved (the others get zero multipliers). So, starting from the bounds-only minimiser
+/// (with positive weights, `x̂` clamped to the box), the rows of `G` and the variable bounds
+/// most violated by the current point join a working set — one in the first round, then
+/// twice as many each round — and the working-set problem is re-solved until nothing is
+/// violated. Bounds in the working set fix their variable, so clarabel sees only the free
+/// variables and the working rows (one working row is a closed-form projection, no
+/// clarabel at all); a fixed bound whose multiplier comes out negative is
+/// released and the problem re-solved (an active set on the bounds). Anything unexpected —
+/// a reduced problem clarabel cannot solve, more rounds than constraints — falls back to one
+/// solve of the whole problem, which is also what decides infeasibility.
 pub fn solve_box_qp(
     weights: &[Real],
     x_hat: &[Real],
@@ -46,70 +46,210 @@ pub fn solve_box_qp(
     hi: &[Real],
 ) -> (Option<Vec<Real>>, QpStatus) {
     let n = x_hat.len();
-    // Every constraint as a row: G, then xⱼ ≤ hiⱼ, then −xⱼ ≤ −loⱼ.
-    let unit = |j: usize, sign: Real| {
-        let mut e = vec![0.0; n];
-        e[j] = sign;
-        e
+    let whole = || {
+        // Every constraint as a row: G, then xⱼ ≤ hiⱼ, then −xⱼ ≤ −loⱼ.
+        let unit = |j: usize, sign: Real| {
+            let mut e = vec![0.0; n];
+            e[j] = sign;
+            e
+        };
+        let all_rows: Vec<Vec<Real>> = rows
+            .iter()
+            .cloned()
+            .chain((0..n).map(|j| unit(j, 1.0)))
+            .chain((0..n).map(|j| unit(j, -1.0)))
+            .collect();
+        let all_h: Vec<Real> = h
+            .iter()
+            .copied()
+            .chain(hi.iter().copied())
+            .chain(lo.iter().map(|v| -v))
+            .collect();
+        let (solution, status) = solve_with_clarabel(weights, x_hat, &all_rows, &all_h);
+        (solution.map(|s| s.x), status)
     };
-    let all_rows: Vec<Vec<Real>> = rows
-        .iter()
-        .cloned()
-        .chain((0..n).map(|j| unit(j, 1.0)))
-        .chain((0..n).map(|j| unit(j, -1.0)))
-        .collect();
-    let all_h: Vec<Real> = h
-        .iter()
-        .copied()
-        .chain(hi.iter().copied())
-        .chain(lo.iter().map(|v| -v))
-        .collect();
     let separable =
         weights.iter().all(|w| *w > 0.0 && w.is_finite()) && lo.iter().zip(hi).all(|(l, u)| l <= u);
     if !separable {
-        return solve_with_clarabel(weights, x_hat, &all_rows, &all_h);
+        return whole();
     }
-    let mut working = vec![false; all_rows.len()];
-    // The bounds-only minimiser, with the bounds it clamps as the first working set.
-    let mut x: Vec<Real> = x_hat
-        .iter()
-        .zip(lo.iter().zip(hi))
-        .map(|(v, (l, u))| v.clamp(*l, *u))
+    let slack = |bound: Real| WORKING_SET_TOLERANCE * (1.0 + bound.abs());
+    // The bounds-only minimiser: x̂ clamped, the bounds it clamps as the first fixed variables.
+    let mut fixed: Vec<Option<Bound>> = (0..n)
+        .map(|j| {
+            if x_hat[j] > hi[j] {
+                Some(Bound::Upper)
+            } else if x_hat[j] < lo[j] {
+                Some(Bound::Lower)
+            } else {
+                None
+            }
+        })
         .collect();
-    for j in 0..n {
-        working[rows.len() + j] = x_hat[j] >= hi[j];
-        working[rows.len() + n + j] = x_hat[j] <= lo[j];
-    }
+    let value = |j: usize, bound: Bound| match bound {
+        Bound::Upper => hi[j],
+        Bound::Lower => lo[j],
+    };
+    let mut working = vec![false; rows.len()];
     let mut batch = 1;
-    loop {
-        let mut added: Vec<(Real, usize)> = (0..all_rows.len())
-            .filter_map(|i| {
-                let gx: Real = all_rows[i].iter().zip(&x).map(|(g, v)| g * v).sum();
-                let norm: Real = all_rows[i].iter().map(|g| g * g).sum::<Real>().sqrt();
-                (!working[i] && gx > all_h[i] + WORKING_SET_TOLERANCE * (1.0 + all_h[i].abs()))
-                    .then_some(((gx - all_h[i]) / norm.max(Real::MIN_POSITIVE), i))
-            })
+    for _ in 0..=2 * (rows.len() + 2 * n) + 2 {
+        // Solve the working-set problem over the free variables.
+        let free: Vec<usize> = (0..n).filter(|&j| fixed[j].is_none()).collect();
+        let active: Vec<usize> = (0..rows.len()).filter(|&i| working[i]).collect();
+        let mut x: Vec<Real> = (0..n)
+            .map(|j| fixed[j].map_or(x_hat[j], |bound| value(j, bound)))
             .collect();
-        added.sort_by(|a, b| b.0.total_cmp(&a.0));
-        added.truncate(batch);
-        batch = batch.saturating_mul(2);
-        let added: Vec<usize> = added.into_iter().map(|(_, i)| i).collect();
+        let mut multipliers = vec![0.0; active.len()];
+        if !active.is_empty() {
+            let reduced_rows: Vec<Vec<Real>> = active
+                .iter()
+                .map(|&i| free.iter().map(|&j| rows[i][j]).collect())
+                .collect();
+            let reduced_h: Vec<Real> = active
+                .iter()
+                .map(|&i| {
+                    h[i] - (0..n)
+                        .filter(|&j| fixed[j].is_some())
+                        .map(|j| rows[i][j] * x[j])
+                        .sum::<Real>()
+                })
+                .collect();
+            let free_w: Vec<Real> = free.iter().map(|&j| weights[j]).collect();
+            let free_x_hat: Vec<Real> = free.iter().map(|&j| x_hat[j]).collect();
+            let reduced = if let ([g], [bound]) = (&reduced_rows[..], &reduced_h[..]) {
+                // One row: the closed-form projection, no interior-point solve needed.
+                match project_onto_half_space(&free_w, &free_x_hat, g, *bound) {
+                    Some(solution) => (Some(solution), QpStatus::Solved),
+                    None => (None, QpStatus::Infeasible),
+                }
+            } else {
+                solve_with_clarabel(&free_w, &free_x_hat, &reduced_rows, &reduced_h)
+            };
+            match reduced {
+                (Some(solution), QpStatus::Solved) => {
+                    for (k, &j) in free.iter().enumerate() {
+                        x[j] = solution.x[k];
+                    }
+                    multipliers = solution.multipliers;
+                }
+                // The fixed variables leave the rows no room: free those the rows involve.
+                _ => {
+                    let mut freed = false;
+                    for j in 0..n {
+                        if fixed[j].is_some() && active.iter().any(|&i| rows[i][j] != 0.0) {
+                            fixed[j] = None;
+                            freed = true;
+                        }
+                    }
+                    if freed {
+                        continue;
+                    }
+                    return whole();
+                }
+            }
+        }
+        // A fixed bound must push back: release the one with the most negative multiplier.
+        let release = (0..n)
+            .filter_map(|j| {
+                let bound = fixed[j]?;
+                let pull: Real = weights[j] * (value(j, bound) - x_hat[j])
+                    + active
+                        .iter()
+                        .zip(&multipliers)
+                        .map(|(&i, l)| l * rows[i][j])
+                        .sum::<Real>();
+                // Stationarity: w(x − x̂) + Gᵀλ + μ_upper − μ_lower = 0.
+                let mu = match bound {
+                    Bound::Upper => -pull,
+                    Bound::Lower => pull,
+                };
+                (mu < -slack(weights[j] * (value(j, bound) - x_hat[j]))).then_some((mu, j))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((_, j)) = release {
+            fixed[j] = None;
+            continue;
+        }
+        // Most violated constraints join the working set.
+        let mut added: Vec<(Real, Constraint)> = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            let gx: Real = row.iter().zip(&x).map(|(g, v)| g * v).sum();
+            if !working[i] && gx > h[i] + slack(h[i]) {
+                let norm: Real = row.iter().map(|g| g * g).sum::<Real>().sqrt();
+                added.push((
+                    (gx - h[i]) / norm.max(Real::MIN_POSITIVE),
+                    Constraint::Row(i),
+                ));
+            }
+        }
+        for j in free {
+            if x[j] > hi[j] + slack(hi[j]) {
+                added.push((x[j] - hi[j], Constraint::Upper(j)));
+            } else if x[j] < lo[j] - slack(lo[j]) {
+                added.push((lo[j] - x[j], Constraint::Lower(j)));
+            }
+        }
         if added.is_empty() {
             return (Some(x), QpStatus::Solved);
         }
-        for i in added {
-            working[i] = true;
+        added.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (_, constraint) in added.into_iter().take(batch) {
+            match constraint {
+                Constraint::Row(i) => working[i] = true,
+                Constraint::Upper(j) => fixed[j] = Some(Bound::Upper),
+                Constraint::Lower(j) => fixed[j] = Some(Bound::Lower),
+            }
         }
-        let (subset_rows, subset_h): (Vec<Vec<Real>>, Vec<Real>) = (0..all_rows.len())
-            .filter(|&i| working[i])
-            .map(|i| (all_rows[i].clone(), all_h[i]))
-            .unzip();
-        match solve_with_clarabel(weights, x_hat, &subset_rows, &subset_h) {
-            (Some(next), QpStatus::Solved) => x = next,
-            (_, QpStatus::Infeasible) => return (None, QpStatus::Infeasible),
-            _ => return solve_with_clarabel(weights, x_hat, &all_rows, &all_h),
-        }
+        batch = batch.saturating_mul(2);
     }
+    whole()
+}
+
+/// `minimise ½ Σ wᵢ (xᵢ − x̂ᵢ)²  subject to  gᵀx ≤ h` in closed form: with `W = diag(w)`,
+/// `λ = max(0, (gᵀx̂ − h) / gᵀW⁻¹g)` and `x = x̂ − λ W⁻¹g`. `None` when `g = 0` and `h < 0`.
+fn project_onto_half_space(
+    weights: &[Real],
+    x_hat: &[Real],
+    g: &[Real],
+    h: Real,
+) -> Option<Minimiser> {
+    let excess: Real = g.iter().zip(x_hat).map(|(g, x)| g * x).sum::<Real>() - h;
+    let metric: Real = g.iter().zip(weights).map(|(g, w)| g * g / w).sum();
+    if metric == 0.0 {
+        return (excess <= 0.0).then(|| Minimiser {
+            x: x_hat.to_vec(),
+            multipliers: vec![0.0],
+        });
+    }
+    let lambda = (excess / metric).max(0.0);
+    Some(Minimiser {
+        x: x_hat
+            .iter()
+            .zip(g.iter().zip(weights))
+            .map(|(x, (g, w))| x - lambda * g / w)
+            .collect(),
+        multipliers: vec![lambda],
+    })
+}
+
+/// Which bound fixes a variable in [`solve_box_qp`]'s working set.
+#[derive(Clone, Copy)]
+enum Bound {
+    Upper,
+    Lower,
+}
+
+/// A constraint of [`solve_box_qp`] joining the working set.
+enum Constraint {
+    Row(usize),
+    Upper(usize),
+    Lower(usize),
+}
+
+/// A minimiser and the multipliers of its rows.
+struct Minimiser {
+    x: Vec<Real>,
+    multipliers: Vec<Real>,
 }
 
 /// Relative slack with which a constraint counts as satisfied by a working-set solution:
@@ -117,13 +257,14 @@ pub fn solve_box_qp(
 /// its bound is not re-added.
 const WORKING_SET_TOLERANCE: Real = 1e-7;
 
-/// `minimise ½ Σ wᵢ (xᵢ − x̂ᵢ)²  subject to  G x ≤ h` in one interior-point solve.
+/// `minimise ½ Σ wᵢ (xᵢ − x̂ᵢ)²  subject to  G x ≤ h` in one interior-point solve; the
+/// minimiser and the rows' multipliers.
 fn solve_with_clarabel(
     weights: &[Real],
     x_hat: &[Real],
     rows: &[Vec<Real>],
     h: &[Real],
-) -> (Option<Vec<Real>>, QpStatus) {
+) -> (Option<Minimiser>, QpStatus) {
     let n = x_hat.len();
     // P = diag(w) (upper triangle, CSC), q = −w ⊙ x̂.
     let p = CscMatrix::new(n, n, (0..=n).collect(), (0..n).collect(), weights.to_vec());
@@ -173,7 +314,13 @@ fn solve_with_clarabel(
         SolverStatus::Solved | SolverStatus::AlmostSolved
             if solver.solution.x.iter().all(|v| v.is_finite()) =>
         {
-            (Some(solver.solution.x.clone()), QpStatus::Solved)
+            (
+                Some(Minimiser {
+                    x: solver.solution.x.clone(),
+                    multipliers: solver.solution.z.clone(),
+                }),
+                QpStatus::Solved,
+            )
         }
         SolverStatus::PrimalInfeasible | SolverStatus::AlmostPrimalInfeasible => {
             (None, QpStatus::Infeasible)
@@ -275,7 +422,8 @@ mod tests {
                 all_rows.push(e);
                 all_h.push(-lo[j]);
             }
-            let (x_full, status_full) = solve_with_clarabel(&weights, &x_hat, &all_rows, &all_h);
+            let (full, status_full) = solve_with_clarabel(&weights, &x_hat, &all_rows, &all_h);
+            let x_full = full.map(|m| m.x);
             prop_assert_eq!(status, status_full);
             if let (Some(x), Some(x_full)) = (x, x_full) {
                 let (f, f_full) = (objective(&weights, &x_hat, &x), objective(&weights, &x_hat, &x_full));
