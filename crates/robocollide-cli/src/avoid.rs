@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::Args;
-use robocollide::control::{FilterSettings, SimulationStep, simulate_protected};
+use robocollide::control::{FilterSettings, SimulationStep, simulate};
 use robocollide::robot::Cell;
 
 use crate::check::configuration;
@@ -166,7 +166,7 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
         ));
     }
     let run = |filter: bool| {
-        simulate_protected(
+        simulate(
             &cell,
             args.self_collision,
             &moving,

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use robocollide::collision::{PairReport, Sample};
@@ -29,6 +30,34 @@ where
         .position(SeriesLabelPosition::UpperRight)
         .draw()
         .map_err(|e| anyhow!("{e:?}"))
+}
+
+/// Grid, axis titles and tick labels of every time-series chart; `y_decimals` fixes the
+/// tick precision (rounded first, so no "-0.00").
+fn draw_axes<'a, DB>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    x_desc: &str,
+    y_desc: &str,
+    y_decimals: Option<usize>,
+) -> Result<()>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+{
+    let fixed = |y: &f64| {
+        let d = y_decimals.unwrap_or(0);
+        let scale = 10f64.powi(d as i32);
+        format!("{:.*}", d, (y * scale).round() / scale + 0.0)
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(("sans-serif", 13))
+        .light_line_style(RGBColor(235, 235, 235));
+    if y_decimals.is_some() {
+        mesh.y_label_formatter(&fixed);
+    }
+    mesh.draw().map_err(|e| anyhow!("{e:?}"))
 }
 
 /// Registers the shipped font once.
@@ -93,15 +122,7 @@ where
         .y_label_area_size(64)
         .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
         .map_err(|e| anyhow!("{e:?}"))?;
-    chart
-        .configure_mesh()
-        .x_desc("time [s]")
-        .y_desc("minimum distance [m]")
-        .y_label_formatter(&|y| format!("{:.3}", y + 0.0))
-        .label_style(("sans-serif", 14))
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_axes(&mut chart, "time [s]", "minimum distance [m]", Some(3))?;
     let contact = RGBColor(214, 39, 40);
     for &(a, b) in plot.intervals {
         let b = if b > a { b } else { a + (t1 - t0) * 0.002 };
@@ -402,14 +423,7 @@ where
         .y_label_area_size(64)
         .build_cartesian_2d(0.0..t1, lo..hi)
         .map_err(|e| anyhow!("{e:?}"))?;
-    chart
-        .configure_mesh()
-        .y_desc("minimum distance [m]")
-        .y_label_formatter(&|y| format!("{:.2}", (y * 100.0).round() / 100.0 + 0.0))
-        .label_style(("sans-serif", 13))
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_axes(&mut chart, "", "minimum distance [m]", Some(2))?;
     for (value, label, color) in [
         (
             settings.influence,
@@ -467,14 +481,7 @@ where
         .y_label_area_size(64)
         .build_cartesian_2d(0.0..t1, 0.0..vmax)
         .map_err(|e| anyhow!("{e:?}"))?;
-    chart
-        .configure_mesh()
-        .x_desc("time [s]")
-        .y_desc("joint speed ‖q̇‖ [rad/s]")
-        .label_style(("sans-serif", 13))
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_axes(&mut chart, "time [s]", "joint speed ‖q̇‖ [rad/s]", None)?;
     chart
         .draw_series(LineSeries::new(
             unfiltered.iter().map(|s| (s.t, s.speed)),
@@ -696,14 +703,7 @@ pub fn fourc_plot(path: &Path, report: &robocollide::mechanism::StudyReport) -> 
         .y_label_area_size(60)
         .build_cartesian_2d(0.0..n, lo..80.0)
         .map_err(|e| anyhow!("{e:?}"))?;
-    chart
-        .configure_mesh()
-        .x_desc("step")
-        .y_desc("distance [unit]")
-        .label_style(("sans-serif", 13))
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+    draw_axes(&mut chart, "step", "distance [unit]", None)?;
     chart
         .draw_series(LineSeries::new([(0.0, 0.0), (n, 0.0)], BLACK))
         .map_err(|e| anyhow!("{e:?}"))?;

@@ -109,38 +109,24 @@ pub fn summary(report: &SweepReport, samples: usize, mode: SweepMode) -> String 
         ),
     };
     match &report.first_collision {
-        Some((t, p)) if p.distance > 0.0 => {
-            out += &format!(
-                "FIRST CONTACT within {} s after t = {} s: {} ({}) with {} ({}), {} — bracketed by bisection, not sampled\n",
-                match mode {
-                    SweepMode::Guaranteed { min_interval } => fmt_num(min_interval),
-                    SweepMode::Sampled => "0".into(),
-                },
-                fmt_num(*t),
-                p.a.label,
-                p.a.link,
-                p.b.label,
-                p.b.link,
-                p.pair_type
-            );
-            for (a, b) in &report.collision_intervals {
-                out += &format!(
-                    "  in contact from t = {} s to {} s\n",
-                    fmt_num(*a),
-                    fmt_num(*b)
-                );
-            }
-        }
         Some((t, p)) => {
-            out += &format!(
-                "FIRST CONTACT at t = {} s: {} ({}) with {} ({}), {}\n",
-                fmt_num(*t),
-                p.a.label,
-                p.a.link,
-                p.b.label,
-                p.b.link,
-                p.pair_type
+            let pair = format!(
+                "{} ({}) with {} ({}), {}",
+                p.a.label, p.a.link, p.b.label, p.b.link, p.pair_type
             );
+            // A positive distance at the reported time: the onset was bracketed, not hit.
+            out += &if p.distance > 0.0 {
+                format!(
+                    "FIRST CONTACT within {} s after t = {} s: {pair} — bracketed by bisection, not sampled\n",
+                    match mode {
+                        SweepMode::Guaranteed { min_interval } => fmt_num(min_interval),
+                        SweepMode::Sampled => "0".into(),
+                    },
+                    fmt_num(*t),
+                )
+            } else {
+                format!("FIRST CONTACT at t = {} s: {pair}\n", fmt_num(*t))
+            };
             for (a, b) in &report.collision_intervals {
                 out += &format!(
                     "  in contact from t = {} s to {} s\n",

@@ -45,7 +45,19 @@ fn run(
     goal: &[Real],
     filter: bool,
 ) -> Vec<robocollide::control::SimulationStep> {
-    simulate(cell, false, moving, start, goal, 2.0, SETTINGS, 4.0, filter).unwrap()
+    simulate(
+        cell,
+        false,
+        moving,
+        &[],
+        start,
+        goal,
+        2.0,
+        SETTINGS,
+        4.0,
+        filter,
+    )
+    .unwrap()
 }
 
 /// The smallest distance along a run.

@@ -63,6 +63,20 @@ pub struct SweepReport {
     pub unresolved: usize,
 }
 
+/// Index and value of the smallest entry (`(0, ∞)` when empty).
+fn smallest(values: &[Real]) -> (usize, Real) {
+    values
+        .iter()
+        .copied()
+        .enumerate()
+        .fold(
+            (0, Real::INFINITY),
+            |best, (k, d)| {
+                if d < best.1 { (k, d) } else { best }
+            },
+        )
+}
+
 fn interpolate(qa: &[Real], qb: &[Real], s: Real, out: &mut Vec<Real>) {
     out.clear();
     out.extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * s));
@@ -85,15 +99,7 @@ impl Segment<'_, '_> {
         let mut distances = Vec::new();
         if self.min_interval.is_finite() {
             self.checker.pair_distances(&mut distances);
-            let (pair, distance) =
-                distances
-                    .iter()
-                    .copied()
-                    .enumerate()
-                    .fold(
-                        (0, Real::INFINITY),
-                        |b, (k, d)| if d < b.1 { (k, d) } else { b },
-                    );
+            let (pair, distance) = smallest(&distances);
             return (
                 distances,
                 Sample {
@@ -151,15 +157,7 @@ impl Segment<'_, '_> {
         if (s1 - s0) * (tb - ta) <= self.min_interval {
             // Cannot certify this tiny interval: conservatively report contact in it.
             self.unresolved += 1;
-            let closest =
-                at_s0
-                    .iter()
-                    .copied()
-                    .enumerate()
-                    .fold(
-                        (0, Real::INFINITY),
-                        |b, (k, d)| if d < b.1 { (k, d) } else { b },
-                    );
+            let closest = smallest(at_s0);
             self.samples.push(Sample {
                 t: t_mid,
                 distance: 0.0,

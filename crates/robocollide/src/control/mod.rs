@@ -12,5 +12,5 @@ mod simulation;
 mod velocity_filter;
 
 pub use box_qp::{QpStatus, solve_box_qp};
-pub use simulation::{SimulationStep, simulate, simulate_protected};
+pub use simulation::{SimulationStep, simulate};
 pub use velocity_filter::{ActivePair, FilterResult, FilterSettings, VelocityFilter};

@@ -29,36 +29,10 @@ pub struct SimulationStep {
 
 /// Runs the loop for `duration` seconds from `start` towards `goal` (all robots concatenated);
 /// `filter = false` applies the raw command. `moving[r]` holds robot `r` still when false.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate(
-    cell: &Cell,
-    include_self: bool,
-    moving: &[bool],
-    start: &[Real],
-    goal: &[Real],
-    gain: Real,
-    settings: FilterSettings,
-    duration: Real,
-    filter: bool,
-) -> Result<Vec<SimulationStep>> {
-    simulate_protected(
-        cell,
-        include_self,
-        moving,
-        &[],
-        start,
-        goal,
-        gain,
-        settings,
-        duration,
-        filter,
-    )
-}
-
-/// [`simulate`] with protected links: `(robot label, link names)` per protected chain (see
+/// `protect` lists protected chains as `(robot label, link names)` (see
 /// [`VelocityFilter::protect_links`]); empty: every pair is protected.
 #[allow(clippy::too_many_arguments)]
-pub fn simulate_protected(
+pub fn simulate(
     cell: &Cell,
     include_self: bool,
     moving: &[bool],
