@@ -47,9 +47,6 @@ pub(crate) struct GjkSeparation {
     pub point_b: Point3,
     /// Unit direction from A to B whose gap is `lower`.
     pub normal: Vector3,
-    /// Iterations used (for tests and tuning).
-    #[allow(dead_code)]
-    pub iterations: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -318,7 +315,6 @@ pub(crate) fn gjk_separation<A: SupportMap, B: SupportMap>(
         point_a,
         point_b,
         normal,
-        iterations,
     })
 }
 
