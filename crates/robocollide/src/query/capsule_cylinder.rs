@@ -7,12 +7,14 @@
 //!   further apart than its radius, the nearest cylinder point is on the lateral surface and
 //!   the distance is `d − r` exactly (the capsule around the cylinder's axis touches the
 //!   cylinder there, and it contains the cylinder, so this is also a lower bound);
-//! - otherwise the certified convex method of [`convex_pair`](super::convex_pair): GJK with
-//!   the cylinder's exact support map, refined if needed, or — when separation cannot be
-//!   certified — the conservative maximum-gap estimate for touching and overlapping pairs.
+//! - otherwise [`axial_distance`](super::convex_pair::axial_distance): the exact cap test and
+//!   Newton's ascent on the closed-form gap of [`axial_gap`](super::axial_gap) (a segment is a
+//!   cylinder of radius 0), certified, with GJK as the fallback — or, for touching and
+//!   overlapping pairs, the conservative maximum-gap estimate.
 
 use super::Separation;
-use super::convex_pair::certified_distance;
+use super::axial_gap::{Axial, AxialPair};
+use super::convex_pair::axial_distance;
 use super::segment_segment::{closest_points, touching_normal};
 use crate::geom::{Capsule, Cylinder, Segment};
 use crate::math::Real;
@@ -38,13 +40,15 @@ pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Se
     let towards = b.axis().at(0.5) - a.at(0.5);
     let radial = towards - axis * towards.dot(&axis);
     let plane = touching_normal(&u, &v);
-    certified_distance(
-        a,
-        b,
+    // The segment's point nearest the cylinder's axis, if inside the cylinder, proves overlap.
+    let overlapping = core.distance <= b.radius() && b.closest_point(&pair.point_a).1;
+    let gaps = AxialPair::new(Axial::of_segment(a), Axial::of_cylinder(b));
+    axial_distance(
+        &gaps,
+        (a, b),
         magnitude,
         &core.normal,
         &[core.normal, plane, -plane, axis, -axis, radial, towards],
-        // Ridges of the gap function: the cylinder's axis and (if any) the segment's direction.
-        &[axis, crate::math::try_normalize(&u).unwrap_or(axis)],
+        overlapping,
     )
 }

@@ -1,24 +1,25 @@
-//! Certified signed distance between two convex shapes with support maps (used by the
-//! cylinder queries once their closed-form fast paths do not apply).
+//! Certified signed distance between two axial bodies (cylinders, segments) once their
+//! closed-form lateral test does not apply ([`axial_distance`]).
 //!
-//! 0. Newton on the separating direction from a first guess, plus the cap directions
-//!    ([`support_newton`](super::support_newton)): accepted when apart and certified (gap and
-//!    realised witness distance agree to `1e-13 ×` magnitude). This is the fast path.
-//! 1. GJK ([`gjk`](super::gjk)): if it certifies a separating direction with a gap above the
-//!    rounding bound, the shapes are apart; the distance is that certified gap.
-//! 2. If the certified gap and the distance between the witness points disagree by more than
-//!    `1e-13 ×` magnitude (GJK stalls on curved features and on ridges of the gap function),
-//!    the direction is refined by a ridge-aware pattern search
-//!    ([`refine_gap`](super::support_gap::refine_gap)); the value stays a certified lower bound.
-//! 3. Otherwise the shapes touch or overlap, and the conservative maximum-gap estimate over
-//!    `candidates` gives the (non-positive) signed distance.
+//! 1. Cap: if a cap direction `±u` has the best gap among the start and the four axis
+//!    directions, the closed-form cap test ([`AxialPair::cap_contact`]) may settle it exactly.
+//! 2. Newton's ascent on the closed-form gap ([`axial_gap`](super::axial_gap)), fast then
+//!    polished, accepted when apart and certified: gap and realised witness distance agree to
+//!    `1e-13 ×` magnitude ([`certificate`](super::certificate)).
+//! 3. GJK ([`gjk`](super::gjk)): if it certifies a separating direction with a gap above the
+//!    rounding bound, the shapes are apart; the distance is that certified gap, refined by a
+//!    ridge-aware pattern search ([`refine_gap`](super::support_gap::refine_gap)) when its two
+//!    bounds disagree by more than `1e-13 ×` magnitude; the value stays a certified lower bound.
+//! 4. Otherwise the shapes touch or overlap, and the deepest gap found by
+//!    [`AxialPair::deepest`] gives the (non-positive) signed distance.
 
 use super::Separation;
+use super::axial_gap::{AxialPair, FAST_STEP, POLISHED_STEP};
+use super::certificate::{Certified, certify};
 use super::gjk::gjk_separation;
 use super::separation::CONTACT_ROUNDING;
-use super::support_gap::{gap_along, max_gap, refine_gap};
+use super::support_gap::{gap_along, refine_gap};
 use super::support_map::SupportMap;
-use super::support_newton::{Certified, certify, newton_direction};
 use crate::math::{Real, Vector3};
 
 /// Relative disagreement (to magnitude) between the bounds above which GJK's answer is refined.
@@ -26,67 +27,76 @@ const REFINE_ABOVE: Real = 1e-13;
 /// Largest certified interval (relative to magnitude) the Newton fast path may return.
 const NEWTON_CERTIFIED: Real = 1e-13;
 
-/// The fast path: Newton from `start` plus the cap directions `±axes`; returns an answer only
-/// when apart and certified to `NEWTON_CERTIFIED × magnitude`.
-fn newton_certified<A: SupportMap, B: SupportMap>(
-    a: &A,
-    b: &B,
-    magnitude: Real,
-    start: &Vector3,
-    axes: &[Vector3],
-) -> Option<Separation> {
-    let newton = newton_direction(a, b, start)?;
-    let mut lower = certify(a, b, &newton);
-    let mut upper: Certified = lower;
-    let accept = |lower: &Certified, upper: &Certified| {
-        lower.lower > CONTACT_ROUNDING * magnitude
-            && upper.upper - lower.lower <= NEWTON_CERTIFIED * magnitude
-    };
-    if accept(&lower, &upper) {
-        return Some(Separation {
-            distance: lower.lower,
-            ..lower.separation
-        });
-    }
-    let mut consider = |c: Certified| {
-        if c.lower > lower.lower {
-            lower = c;
-        }
-        if c.upper < upper.upper {
-            upper = c;
-        }
-    };
-    for u in axes {
-        consider(certify(a, b, u));
-        consider(certify(a, b, &-u));
-    }
-    accept(&lower, &upper).then_some(Separation {
-        distance: lower.lower,
-        point_a: upper.separation.point_a,
-        point_b: upper.separation.point_b,
-        normal: lower.separation.normal,
-    })
-}
-
-/// Signed distance from `a` to `b`; `axes` are the unit axes of any cylinders involved (the
-/// ridges of the gap function), `candidates` the directions tried when they overlap, `start`
-/// a first guess of the separating direction (e.g. the capsules' normal).
-pub(crate) fn certified_distance<A: SupportMap, B: SupportMap>(
-    a: &A,
-    b: &B,
+/// Signed distance between two axial bodies (cylinders, segments) `a` and `b`, described in
+/// closed form by `pair` ([`axial_gap`](super::axial_gap)).
+///
+/// Apart (or not known to overlap): the exact cap test when a cap direction has the best gap
+/// of `start` and the four axis directions, else Newton's ascent on the closed-form gap from
+/// the better of the two, accepted only when certified; failing that, GJK as in
+/// [`certified_distance`]. Touching or overlapping (`overlapping` is a proof of a common
+/// point, or no certificate was found): the deepest gap found by [`AxialPair::deepest`] from
+/// `candidates`.
+pub(crate) fn axial_distance<A: SupportMap, B: SupportMap>(
+    pair: &AxialPair,
+    (a, b): (&A, &B),
     magnitude: Real,
     start: &Vector3,
     candidates: &[Vector3],
+    overlapping: bool,
+) -> Separation {
+    let mut ascended = *start;
+    if !overlapping {
+        let apart = CONTACT_ROUNDING * magnitude;
+        let tolerance = NEWTON_CERTIFIED * magnitude;
+        let accept = |c: &Certified| c.lower > apart && c.upper - c.lower <= tolerance;
+        let (cap_gap, cap) = pair.best_cap_direction();
+        let start_gap = pair.gap(start);
+        if cap_gap > start_gap && cap_gap > apart {
+            if let Some(found) = pair.cap_contact(&cap, tolerance) {
+                return found;
+            }
+        }
+        let first = if cap_gap > start_gap { cap } else { *start };
+        let mut from = first;
+        for step in [FAST_STEP, POLISHED_STEP] {
+            ascended = pair.ascend(&from, step).unwrap_or(from);
+            from = ascended;
+            let found = pair
+                .certify(&ascended)
+                .unwrap_or_else(|| certify(a, b, &ascended));
+            if accept(&found) {
+                return Separation {
+                    distance: found.lower,
+                    ..found.separation
+                };
+            }
+            if found.lower <= apart {
+                break;
+            }
+        }
+        if let Some(g) = gjk_separation(a, b, magnitude).filter(|g| g.lower > apart) {
+            let (axes, count) = pair.ridge_axes();
+            return refined_gjk(a, b, magnitude, g, &axes[..count]);
+        }
+    }
+    let deepest = pair.deepest(candidates);
+    let best = if pair.gap(&deepest) >= pair.gap(&ascended) {
+        deepest
+    } else {
+        ascended
+    };
+    gap_along(a, b, &best)
+}
+
+/// GJK's certified separation, its direction refined along the ridges when its two bounds
+/// disagree by more than `REFINE_ABOVE × magnitude`.
+fn refined_gjk<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    magnitude: Real,
+    g: super::gjk::GjkSeparation,
     axes: &[Vector3],
 ) -> Separation {
-    if let Some(fast) = newton_certified(a, b, magnitude, start, axes) {
-        return fast;
-    }
-    let Some(g) =
-        gjk_separation(a, b, magnitude).filter(|g| g.lower > CONTACT_ROUNDING * magnitude)
-    else {
-        return max_gap(a, b, candidates, axes);
-    };
     let mut best = Separation {
         distance: g.lower,
         point_a: g.point_a,

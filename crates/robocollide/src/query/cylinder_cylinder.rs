@@ -3,19 +3,20 @@
 //! - Lateral–lateral: if the closest points of the two axes are interior to both axes and
 //!   further apart than `r₁ + r₂`, the answer is `d − r₁ − r₂` exactly (as for capsules, whose
 //!   lateral surfaces coincide with the cylinders' there).
-//! - Otherwise the certified convex method of [`convex_pair`](super::convex_pair): GJK with
-//!   both exact support maps, its certified gap refined along the ridges of the gap function
-//!   when GJK stalls.
-//! - Touching or overlapping: the conservative maximum-gap estimate of
-//!   [`support_gap`](super::support_gap): a lower bound on the signed distance (it never
-//!   understates a penetration), exact when the optimal direction is among the candidates
-//!   (axis common normal, axes, centre line) or is reached by the local search.
+//! - Otherwise [`axial_distance`](super::convex_pair::axial_distance): the closed-form cap test
+//!   and Newton's ascent on the closed-form gap function ([`axial_gap`](super::axial_gap)),
+//!   each accepted only with a certificate, GJK as the fallback.
+//! - Touching or overlapping (a common point is tried first: the axes' closest points and the
+//!   point between them): the deepest gap found by a pose-equivariant global search plus
+//!   Newton — a lower bound on the signed distance (it never understates a penetration),
+//!   exact when the search reaches the optimal direction's basin.
 //!
 //! The yes/no verdict is exact up to rounding: "apart" is only reported with a certificate
 //! (a separating direction with positive gap); anything else is contact.
 
 use super::Separation;
-use super::convex_pair::certified_distance;
+use super::axial_gap::{Axial, AxialPair};
+use super::convex_pair::axial_distance;
 use super::segment_segment::{closest_points, touching_normal};
 use crate::geom::Cylinder;
 
@@ -44,7 +45,25 @@ pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
             towards - ub * towards.dot(&ub),
             towards,
         ];
-        certified_distance(a, b, magnitude, &core.normal, &candidates, &[ua, ub])
+        // A common point proves overlap: the axes' closest points, or the point between them
+        // in the middle of the stretch within reach of both lateral surfaces.
+        let overlapping = core.distance <= a.radius() + b.radius() && {
+            let reach =
+                0.5 * ((core.distance - b.radius()).max(0.0) + core.distance.min(a.radius()));
+            let between = pair.point_a + core.normal * reach;
+            b.closest_point(&pair.point_a).1
+                || a.closest_point(&pair.point_b).1
+                || (a.closest_point(&between).1 && b.closest_point(&between).1)
+        };
+        let gaps = AxialPair::new(Axial::of_cylinder(a), Axial::of_cylinder(b));
+        axial_distance(
+            &gaps,
+            (a, b),
+            magnitude,
+            &core.normal,
+            &candidates,
+            overlapping,
+        )
     };
     result.with_contact_rounding(magnitude)
 }

@@ -9,12 +9,14 @@
 //! | point–segment, segment–segment | closed form (seed 000 §3.2, §3.5; robust variant) | — |
 //! | sphere–sphere, sphere–capsule, capsule–capsule | core distance − radii | exact |
 //! | sphere–cylinder | closed form | exact |
-//! | capsule–cylinder, cylinder–cylinder | lateral closed form, else certified GJK | conservative (lower bound on signed distance) |
+//! | capsule–cylinder, cylinder–cylinder | lateral and cap closed forms, else certified Newton on the closed-form gap (GJK fallback) | conservative (lower bound on signed distance) |
 //!
 //! Distances within a rounding bound of zero are reported as 0 (contact), never as apart.
 
+pub(crate) mod axial_gap;
 mod capsule_capsule;
 mod capsule_cylinder;
+pub(crate) mod certificate;
 mod convex_pair;
 mod cylinder_cylinder;
 pub(crate) mod distance_only;
@@ -28,7 +30,6 @@ mod sphere_cylinder;
 mod sphere_sphere;
 pub(crate) mod support_gap;
 pub(crate) mod support_map;
-pub(crate) mod support_newton;
 
 pub use capsule_capsule::capsule_capsule;
 pub use capsule_cylinder::capsule_cylinder;

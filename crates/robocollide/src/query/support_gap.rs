@@ -7,13 +7,10 @@
 //! minimum translation distance when overlapping). So any direction gives a *conservative*
 //! value — never more separated than the truth — and a positive gap proves separation.
 //!
-//! Cylinders have no closed-form penetration depth; we evaluate `g` on a few geometric
-//! candidates, a coarse global sweep of 96 directions (in a frame built from the shapes, so the
-//! result does not depend on their pose) and 48 directions on each *ridge* (the great circle
-//! perpendicular to a cylinder axis, where the optima of lateral contacts lie), then refine the
-//! best five by the constrained Newton iteration of [`support_newton`](super::support_newton). The
-//! result is a lower bound on the signed distance (so an upper bound on the penetration
-//! depth), exact whenever a candidate or the search reaches the optimal direction.
+//! Here: the gap along one direction with its support points ([`gap_along`]), the
+//! pose-equivariant frame and Fibonacci directions used by global searches over directions
+//! (the penetration estimate of [`axial_gap`](super::axial_gap)), and a ridge-aware pattern
+//! search that refines GJK's direction when GJK stalls ([`refine_gap`]).
 
 use super::Separation;
 use super::support_map::SupportMap;
@@ -35,17 +32,10 @@ pub(crate) fn gap_along<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3)
 /// Number of refinement steps of the pattern search.
 const SEARCH_STEPS: usize = 80;
 
-/// Directions of the coarse global sweep used when shapes overlap (a Fibonacci sphere).
-const SWEEP_DIRECTIONS: usize = 96;
-/// Directions sampled on each ridge (the great circle perpendicular to a cylinder axis).
-const RIDGE_DIRECTIONS: usize = 48;
-/// Number of best starting directions refined by local search.
-const REFINED_STARTS: usize = 5;
-
 /// A rotation whose columns are built from the shapes' own directions: the first non-zero of
 /// `axes` and `candidates`, then the next one independent of it. Equivariant under rigid
 /// motions of the pair (falls back to world axes only for degenerate input).
-fn shape_frame(axes: &[Vector3], candidates: &[Vector3]) -> crate::math::Matrix3 {
+pub(crate) fn shape_frame(axes: &[Vector3], candidates: &[Vector3]) -> crate::math::Matrix3 {
     let mut dirs = axes.iter().chain(candidates).filter_map(try_normalize);
     let e1 = dirs.next().unwrap_or_else(Vector3::x);
     let e2 = dirs
@@ -58,79 +48,11 @@ fn shape_frame(axes: &[Vector3], candidates: &[Vector3]) -> crate::math::Matrix3
 }
 
 /// The unit vector number `i` of an `n`-point Fibonacci sphere.
-fn fibonacci_direction(i: usize, n: usize) -> Vector3 {
+pub(crate) fn fibonacci_direction(i: usize, n: usize) -> Vector3 {
     let z = 1.0 - 2.0 * (i as Real + 0.5) / n as Real;
     let phi = i as Real * 2.399_963_229_728_653; // golden angle
     let s = (1.0 - z * z).sqrt();
     Vector3::new(s * phi.cos(), s * phi.sin(), z)
-}
-
-/// The best gap over `candidates` (zero vectors are skipped) and a coarse global sweep of
-/// directions; the best few starts are refined by local search. `axes` are the cylinder axes
-/// (ridges of the gap function, see [`refine_gap`]).
-pub(crate) fn max_gap<A: SupportMap, B: SupportMap>(
-    a: &A,
-    b: &B,
-    candidates: &[Vector3],
-    axes: &[Vector3],
-) -> Separation {
-    let mut starts: [Option<Separation>; REFINED_STARTS] = [None; REFINED_STARTS];
-    let mut offer = |g: Separation| {
-        // Keep the REFINED_STARTS largest gaps, best first.
-        let mut g = g;
-        for slot in starts.iter_mut() {
-            match slot {
-                Some(s) if s.distance >= g.distance => {}
-                _ => {
-                    let previous = slot.replace(g);
-                    match previous {
-                        Some(p) => g = p,
-                        None => return,
-                    }
-                }
-            }
-        }
-    };
-    for c in candidates {
-        if let Some(n) = try_normalize(c) {
-            offer(gap_along(a, b, &n));
-        }
-    }
-    // The sweep is expressed in a frame built from the shapes (ridge axes, then the candidate
-    // directions), so that moving both shapes rigidly moves the search with them: the result
-    // does not depend on the pose.
-    let frame = shape_frame(axes, candidates);
-    for i in 0..SWEEP_DIRECTIONS {
-        offer(gap_along(
-            a,
-            b,
-            &(frame * fibonacci_direction(i, SWEEP_DIRECTIONS)),
-        ));
-    }
-    // Optima of lateral contacts lie on the ridge great circle perpendicular to an axis.
-    for u in axes {
-        let e1 = try_normalize(&crate::math::perpendicular_part(
-            &frame.column(1).into_owned(),
-            u,
-        ))
-        .unwrap_or_else(|| orthogonal_unit(u));
-        let e2 = u.cross(&e1);
-        for k in 0..RIDGE_DIRECTIONS {
-            let angle = std::f64::consts::TAU * k as Real / RIDGE_DIRECTIONS as Real;
-            offer(gap_along(a, b, &(e1 * angle.cos() + e2 * angle.sin())));
-        }
-    }
-    // Newton from each start: quadratic convergence to the local maximum of its basin.
-    starts
-        .into_iter()
-        .flatten()
-        .map(|s| {
-            let n = super::support_newton::newton_direction(a, b, &s.normal).unwrap_or(s.normal);
-            let g = gap_along(a, b, &n);
-            if g.distance >= s.distance { g } else { s }
-        })
-        .max_by(|x, y| x.distance.total_cmp(&y.distance))
-        .unwrap_or_else(|| gap_along(a, b, &Vector3::x()))
 }
 
 /// Pattern search on the unit sphere for a larger gap, from `start` with the given initial

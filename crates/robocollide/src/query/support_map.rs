@@ -5,7 +5,7 @@
 //! radius (a Minkowski sum), which keeps their answers exact.
 
 use crate::geom::{Cylinder, Segment};
-use crate::math::{Matrix3, Point3, Vector3};
+use crate::math::{Point3, Vector3};
 
 /// A convex shape described by its support function.
 pub(crate) trait SupportMap {
@@ -15,16 +15,9 @@ pub(crate) trait SupportMap {
     fn any_point(&self) -> Point3;
     /// The point of the shape nearest to `p` (exact Euclidean projection).
     fn nearest_point(&self, p: &Point3) -> Point3;
-    /// Support point at unit `n` and its derivative with respect to `n` (zero where the
-    /// support is piecewise constant). Used by the Newton refinement of
-    /// [`support_newton`](super::support_newton).
-    fn support_jacobian(&self, n: &Vector3) -> (Point3, Matrix3);
     /// The support *set* at unit `n` when it is a point or a segment (a zero-length segment for
     /// a point), within an angular tolerance; `None` when it is a disc (a cylinder's cap face).
     fn support_feature(&self, n: &Vector3) -> Option<Segment>;
-    /// The unit vector `u` such that the support function has a ridge (a kink) on `n · u = 0`:
-    /// the axis of a cylinder, the direction of a segment; `None` for a point.
-    fn ridge_axis(&self) -> Option<Vector3>;
 }
 
 impl SupportMap for Point3 {
@@ -40,14 +33,8 @@ impl SupportMap for Point3 {
     fn nearest_point(&self, _p: &Point3) -> Point3 {
         *self
     }
-    fn support_jacobian(&self, _n: &Vector3) -> (Point3, Matrix3) {
-        (*self, Matrix3::zeros())
-    }
     fn support_feature(&self, _n: &Vector3) -> Option<Segment> {
         Some(Segment::from_finite(*self, *self))
-    }
-    fn ridge_axis(&self) -> Option<Vector3> {
-        None
     }
 }
 
@@ -68,9 +55,6 @@ impl SupportMap for Segment {
     fn nearest_point(&self, p: &Point3) -> Point3 {
         self.at(crate::query::closest_parameter(p, self))
     }
-    fn support_jacobian(&self, n: &Vector3) -> (Point3, Matrix3) {
-        (self.support(n), Matrix3::zeros())
-    }
     fn support_feature(&self, n: &Vector3) -> Option<Segment> {
         let d = self.direction();
         if d.dot(n).abs() <= FEATURE_TOLERANCE * d.norm() {
@@ -79,9 +63,6 @@ impl SupportMap for Segment {
             let p = self.support(n);
             Some(Segment::from_finite(p, p))
         }
-    }
-    fn ridge_axis(&self) -> Option<Vector3> {
-        crate::math::try_normalize(&self.direction())
     }
 }
 
@@ -97,25 +78,6 @@ impl SupportMap for Cylinder {
     #[inline]
     fn nearest_point(&self, p: &Point3) -> Point3 {
         self.closest_point(p).0
-    }
-    /// On the rim, `s(n) = cap + r n⊥/|n⊥|`, so `∂s/∂n = (r/|n⊥|)(I − u uᵀ − p pᵀ)` with
-    /// `p = n⊥/|n⊥|`; on the cone `n ∥ u` the derivative is unbounded and zero is returned
-    /// (cap contacts are handled as explicit candidates instead).
-    fn support_jacobian(&self, n: &Vector3) -> (Point3, Matrix3) {
-        let u = self.unit_axis();
-        let perp = crate::math::perpendicular_part(n, &u);
-        let rho = perp.norm();
-        let s = Cylinder::support(self, n);
-        if rho <= 1e-12 || self.radius() == 0.0 {
-            return (s, Matrix3::zeros());
-        }
-        let p = perp / rho;
-        let j =
-            (Matrix3::identity() - u * u.transpose() - p * p.transpose()) * (self.radius() / rho);
-        (s, j)
-    }
-    fn ridge_axis(&self) -> Option<Vector3> {
-        Some(self.unit_axis())
     }
     fn support_feature(&self, n: &Vector3) -> Option<Segment> {
         let u = self.unit_axis();
