@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::Args;
-use robocollide::mechanism::{FourCStudy, StudyReport};
+use robocollide::mechanism::{DistanceCurve, FourCStudy, StudyReport};
 
 const CASE_STUDY: &str = include_str!("../../../data/mechanisms/seed003_case_study.toml");
 
@@ -32,6 +32,15 @@ pub struct FourCArgs {
     /// Output folder.
     #[arg(long, default_value = "robocollide-fourc")]
     out: PathBuf,
+}
+
+/// The JSON report: the study and, per segment pair, the exact cylinders' distance at every
+/// step (the plotted curves).
+#[derive(serde::Serialize)]
+struct FullReport<'a> {
+    #[serde(flatten)]
+    report: &'a StudyReport,
+    distance_per_pair: &'a [DistanceCurve],
 }
 
 fn describe(r: &StudyReport, case_study: bool) -> String {
@@ -102,17 +111,19 @@ pub fn run(args: &FourCArgs) -> Result<ExitCode> {
         _ => bail!("give a mechanism FILE or --case-study"),
     };
     let report = study.run()?;
+    let curves = study.distance_curves()?;
+    let json = serde_json::to_string_pretty(&FullReport {
+        report: &report,
+        distance_per_pair: &curves,
+    })?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{json}");
     } else {
         print!("{}", describe(&report, args.case_study));
     }
     std::fs::create_dir_all(&args.out)?;
-    std::fs::write(
-        args.out.join("fourc.json"),
-        serde_json::to_string_pretty(&report)?,
-    )?;
-    crate::plot::fourc_plot(&args.out.join("fourc.png"), &report)?;
+    std::fs::write(args.out.join("fourc.json"), json)?;
+    crate::plot::fourc_plot(&args.out.join("fourc.png"), &report, &curves)?;
     if !args.json {
         println!("Wrote fourc.json and fourc.png to {}", args.out.display());
     }

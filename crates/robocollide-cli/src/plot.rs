@@ -679,13 +679,16 @@ pub fn plan2d_picture(
 
 /// Writes the distance of every segment pair (exact cylinders) along a 4C motion; pairs that
 /// come within 30 units are coloured and labelled, the others grey.
-pub fn fourc_plot(path: &Path, report: &robocollide::mechanism::StudyReport) -> Result<()> {
+pub fn fourc_plot(
+    path: &Path,
+    report: &robocollide::mechanism::StudyReport,
+    distance_per_pair: &[robocollide::mechanism::DistanceCurve],
+) -> Result<()> {
     register_font();
     let root = BitMapBackend::new(path, (1100, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
     let n = report.steps.max(2) as f64 - 1.0;
-    let lo = report
-        .distance_per_pair
+    let lo = distance_per_pair
         .iter()
         .flat_map(|(_, v)| v.iter().copied())
         .fold(0.0f64, f64::min)
@@ -716,7 +719,7 @@ pub fn fourc_plot(path: &Path, report: &robocollide::mechanism::StudyReport) -> 
         RGBColor(140, 86, 75),
     ];
     let mut colour = 0;
-    for (pair, values) in &report.distance_per_pair {
+    for (pair, values) in distance_per_pair {
         let close = values.iter().any(|d| *d < 30.0);
         let points = values
             .iter()

@@ -1,13 +1,13 @@
 //! Seed 003's case study end to end (224 steps × 20 segment pairs: kinematics, segments,
-//! infinite and finite cylinder tests, capsules), beside its infinite-cylinder stage alone.
+//! infinite and finite cylinder tests, capsules), beside its infinite-cylinder stage alone and
+//! the plot's distance curves (every pair's exact cylinder distance at every step).
 //! Run: `cargo bench -p robocollide --bench mechanism`.
 
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use robocollide::geom::Line;
-use robocollide::mechanism::{AxisLengths, FourCStudy, radius, segment_pairs, segments};
+use robocollide::mechanism::{AxisLengths, FourCStudy, StepBodies, segment_pairs, segments};
 
 fn case_study(c: &mut Criterion) {
     let text = std::fs::read_to_string(
@@ -18,8 +18,12 @@ fn case_study(c: &mut Criterion) {
     let mut group = c.benchmark_group("fourc_case_study");
     group.sample_size(20);
     group.bench_function(
-        "whole study (exact cylinders + capsules, every pair)",
+        "whole study (two-stage: infinite cylinders, then exact cylinders + capsules)",
         |b| b.iter(|| black_box(&study).run().unwrap().infinite_hits),
+    );
+    group.bench_function(
+        "distance curves (exact cylinders, every pair, no pruning)",
+        |b| b.iter(|| black_box(&study).distance_curves().unwrap().len()),
     );
     group.bench_function("baseline: kinematics + infinite-cylinder stage only", |b| {
         b.iter(|| {
@@ -28,13 +32,9 @@ fn case_study(c: &mut Criterion) {
             let mut hits = 0;
             for cfg in &configs {
                 let seg = segments(&study.mechanism, cfg, &lengths);
+                let bodies = StepBodies::new(&seg, study.axis_radius, study.normal_radius);
                 for (i, j) in segment_pairs() {
-                    let (l1, l2) = (
-                        Line::through(seg[i - 1].0, seg[i - 1].1).unwrap(),
-                        Line::through(seg[j - 1].0, seg[j - 1].1).unwrap(),
-                    );
-                    let d = l1.common_normal(&l2).distance.abs();
-                    if d <= radius(i, 20.0, 5.0) + radius(j, 20.0, 5.0) {
+                    if bodies.infinite(i, j) <= 0.0 {
                         hits += 1;
                     }
                 }

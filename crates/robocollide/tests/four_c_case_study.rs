@@ -65,10 +65,13 @@ fn segment_tests_over_the_case_study() {
             .all(|c| c.segments == (3, 7))
     );
     assert_eq!(report.cylinder_contacts.len(), 141);
-    // The infinite stage is a necessary condition, and the capsules contain the cylinders.
+    // The infinite stage is a necessary condition, and the capsules contain the cylinders;
+    // so the two-stage study loses no contact of either model: compare with every pair
+    // tested at every step.
     let configs = study.configurations().unwrap();
     let lengths = report.lengths;
-    for c in &configs {
+    let (mut cylinders, mut capsules) = (Vec::new(), Vec::new());
+    for (step, c) in configs.iter().enumerate() {
         for t in pair_tests(
             &segments(&study.mechanism, c, &lengths),
             study.axis_radius,
@@ -78,8 +81,29 @@ fn segment_tests_over_the_case_study() {
                 t.infinite <= t.cylinders + 1e-9 && t.capsules <= t.cylinders + 1e-9,
                 "{t:?}"
             );
+            assert!(t.infinite <= t.capsules + 1e-9, "{t:?}");
+            if t.cylinders <= 0.0 {
+                cylinders.push((step, t.segments, t.cylinders));
+            }
+            if t.capsules <= 0.0 {
+                capsules.push((step, t.segments, t.capsules));
+            }
         }
     }
+    let listed = |contacts: &[robocollide::mechanism::Contact]| -> Vec<_> {
+        contacts
+            .iter()
+            .map(|c| (c.step, c.segments, c.distance))
+            .collect()
+    };
+    assert_eq!(listed(&report.cylinder_contacts), cylinders);
+    assert_eq!(listed(&report.capsule_contacts), capsules);
+    // The plotted curves are the exact cylinders' distances of every pair.
+    let curves = study.distance_curves().unwrap();
+    assert_eq!(curves.len(), 20);
+    assert!(curves.iter().all(|(_, v)| v.len() == configs.len()));
+    let (_, curve37) = curves.iter().find(|(p, _)| *p == (3, 7)).unwrap();
+    assert_eq!(curve37.iter().filter(|d| **d <= 0.0).count(), 141);
     // Table 8's pair (3, 6) at step 23 is apart as flat-ended cylinders but overlaps as
     // capsules: the paper's contact looks like a rounded-end contact (its "On" test is not
     // exact, SEED-NOTES 003).

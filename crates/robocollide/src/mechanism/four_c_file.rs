@@ -22,7 +22,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::four_c::{Branch, FourC, FourCConfiguration, InputRange};
-use super::four_c_study::{AxisLengths, PairTest, pair_tests, segment_pairs, segments};
+use super::four_c_study::{AxisLengths, StepBodies, segment_pairs, segments};
 use crate::error::{Error, Result};
 use crate::math::Real;
 use crate::robot::model_file::line_of;
@@ -106,6 +106,9 @@ pub struct Contact {
     pub distance: Real,
 }
 
+/// A segment pair (Table 4 numbers) and its exact cylinders' distance at every step.
+pub type DistanceCurve = ((usize, usize), Vec<Real>);
+
 /// Everything the study reports.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct StudyReport {
@@ -129,8 +132,6 @@ pub struct StudyReport {
     pub capsule_contacts: Vec<Contact>,
     /// Warnings: translations changing sign, branch changes between via points.
     pub warnings: Vec<String>,
-    /// Per pair (in `segment_pairs` order), the cylinders' distance at every step.
-    pub distance_per_pair: Vec<((usize, usize), Vec<Real>)>,
     /// θ (degrees) at every step.
     pub theta_deg: Vec<Real>,
 }
@@ -230,7 +231,30 @@ impl FourCStudy {
         Ok(out)
     }
 
-    /// Runs the whole study.
+    /// The exact distance of the flat-ended cylinders of every segment pair (in
+    /// [`segment_pairs`] order) at every step of the motion — the curves of the study's plot.
+    /// Unlike [`run`](Self::run), no pair is pruned, so this costs a full cylinder query per
+    /// pair and step.
+    pub fn distance_curves(&self) -> Result<Vec<DistanceCurve>> {
+        let configs = self.configurations()?;
+        let lengths = AxisLengths::over(&configs);
+        let pairs = segment_pairs();
+        let mut curves: Vec<DistanceCurve> = pairs
+            .iter()
+            .map(|p| (*p, Vec::with_capacity(configs.len())))
+            .collect();
+        for c in &configs {
+            let seg = segments(&self.mechanism, c, &lengths);
+            let bodies = StepBodies::new(&seg, self.axis_radius, self.normal_radius);
+            for ((i, j), curve) in curves.iter_mut() {
+                curve.push(bodies.cylinders(*i, *j));
+            }
+        }
+        Ok(curves)
+    }
+
+    /// Runs the study: kinematics, Table 7, the two-stage test of every pair at every step
+    /// and the contacts of both models.
     pub fn run(&self) -> Result<StudyReport> {
         let configs = self.configurations()?;
         let lengths = AxisLengths::over(&configs);
@@ -259,31 +283,37 @@ impl FourCStudy {
                 warnings.push(format!("via points {i} and {} use different branches of eq. 15: the mechanism would have to be disassembled", i + 1));
             }
         }
+        // The two-stage test (seed 003 §3): the finite stage only where the infinite
+        // cylinders, which contain both the cylinders and the capsules, do not prove the pair
+        // apart.
         let pairs = segment_pairs();
-        let mut distance_per_pair: Vec<((usize, usize), Vec<Real>)> =
-            pairs.iter().map(|p| (*p, Vec::new())).collect();
         let (mut infinite_hits, mut cylinder_contacts, mut capsule_contacts) =
             (0, Vec::new(), Vec::new());
         for (step, c) in configs.iter().enumerate() {
             let seg = segments(&self.mechanism, c, &lengths);
-            let tests: Vec<PairTest> = pair_tests(&seg, self.axis_radius, self.normal_radius);
-            for (k, t) in tests.iter().enumerate() {
-                distance_per_pair[k].1.push(t.cylinders);
-                if t.infinite <= 0.0 {
+            let bodies = StepBodies::new(&seg, self.axis_radius, self.normal_radius);
+            for &(i, j) in &pairs {
+                let infinite = bodies.infinite(i, j);
+                if infinite <= 0.0 {
                     infinite_hits += 1;
+                }
+                if bodies.pruned(infinite) {
+                    continue;
                 }
                 let contact = |distance| Contact {
                     step,
                     theta_deg: c.theta.to_degrees(),
                     d1: c.d1,
-                    segments: t.segments,
+                    segments: (i, j),
                     distance,
                 };
-                if t.cylinders <= 0.0 {
-                    cylinder_contacts.push(contact(t.cylinders));
+                let cylinders = bodies.cylinders(i, j);
+                if cylinders <= 0.0 {
+                    cylinder_contacts.push(contact(cylinders));
                 }
-                if t.capsules <= 0.0 {
-                    capsule_contacts.push(contact(t.capsules));
+                let capsules = bodies.capsules(i, j);
+                if capsules <= 0.0 {
+                    capsule_contacts.push(contact(capsules));
                 }
             }
         }
@@ -298,7 +328,6 @@ impl FourCStudy {
             cylinder_contacts,
             capsule_contacts,
             warnings,
-            distance_per_pair,
             theta_deg: configs.iter().map(|c| c.theta.to_degrees()).collect(),
         })
     }

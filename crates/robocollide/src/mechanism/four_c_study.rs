@@ -21,7 +21,7 @@
 //! neighbours around the loop (8 and 1 are neighbours): twenty.
 
 use super::four_c::{FourC, FourCConfiguration};
-use crate::geom::{Capsule, Cylinder, Line, LineRelation, Segment};
+use crate::geom::{Capsule, Cylinder, Line, Segment};
 use crate::math::{Point3, Real};
 use crate::query::{capsule_capsule, cylinder_cylinder};
 
@@ -114,49 +114,84 @@ pub struct PairTest {
     pub capsules: Real,
 }
 
-/// The twenty pair tests of one configuration.
+/// The bodies of one configuration's eight segments, built once per step: axis lines,
+/// flat-ended cylinders and capsules (`None` for a zero-length segment, which has neither a
+/// line nor a cylinder and is reported as in contact).
+pub struct StepBodies {
+    lines: [Option<Line>; 8],
+    cylinders: [Option<Cylinder>; 8],
+    capsules: [Capsule; 8],
+    radii: [Real; 8],
+    /// Largest coordinate magnitude, for the pruning margin.
+    scale: Real,
+}
+
+/// Relative margin (to the coordinates' scale) by which the infinite stage must clear a pair
+/// before the finite stage is skipped: rounding can never prune a touching pair.
+const PRUNE_MARGIN: Real = 1e-12;
+
+impl StepBodies {
+    /// Bodies of the segments `seg` with the given axis and common-normal radii.
+    pub fn new(seg: &[(Point3, Point3); 8], axis_radius: Real, normal_radius: Real) -> Self {
+        let radii = std::array::from_fn(|k| radius(k + 1, axis_radius, normal_radius));
+        let scale = seg
+            .iter()
+            .flat_map(|(p, q)| [p.coords.amax(), q.coords.amax()])
+            .fold(1.0, Real::max);
+        Self {
+            lines: std::array::from_fn(|k| Line::through(seg[k].0, seg[k].1).ok()),
+            cylinders: std::array::from_fn(|k| Cylinder::new(seg[k].0, seg[k].1, radii[k]).ok()),
+            capsules: std::array::from_fn(|k| {
+                Capsule::from_segment(Segment::from_finite(seg[k].0, seg[k].1), radii[k])
+                    .expect("radius >= 0")
+            }),
+            radii,
+            scale,
+        }
+    }
+
+    /// Infinite stage for segments `i`, `j` (1-based): the axes' distance minus the radii.
+    pub fn infinite(&self, i: usize, j: usize) -> Real {
+        match (&self.lines[i - 1], &self.lines[j - 1]) {
+            (Some(a), Some(b)) => a.distance_to(b) - self.radii[i - 1] - self.radii[j - 1],
+            _ => Real::NEG_INFINITY,
+        }
+    }
+
+    /// Whether the infinite stage proves segments `i`, `j` apart, with a rounding margin. The
+    /// infinite cylinders contain both the finite cylinders and the capsules.
+    pub fn pruned(&self, infinite: Real) -> bool {
+        infinite > PRUNE_MARGIN * self.scale
+    }
+
+    /// Signed distance of the flat-ended cylinders of segments `i`, `j`.
+    pub fn cylinders(&self, i: usize, j: usize) -> Real {
+        match (&self.cylinders[i - 1], &self.cylinders[j - 1]) {
+            (Some(a), Some(b)) => cylinder_cylinder(a, b).distance,
+            _ => Real::NEG_INFINITY,
+        }
+    }
+
+    /// Signed distance of the capsules of segments `i`, `j`.
+    pub fn capsules(&self, i: usize, j: usize) -> Real {
+        capsule_capsule(&self.capsules[i - 1], &self.capsules[j - 1]).distance
+    }
+}
+
+/// The twenty pair tests of one configuration, every stage for every pair.
 pub fn pair_tests(
     seg: &[(Point3, Point3); 8],
     axis_radius: Real,
     normal_radius: Real,
 ) -> Vec<PairTest> {
+    let bodies = StepBodies::new(seg, axis_radius, normal_radius);
     segment_pairs()
         .into_iter()
-        .map(|(i, j)| {
-            let ((a0, a1), (b0, b1)) = (seg[i - 1], seg[j - 1]);
-            let (ri, rj) = (
-                radius(i, axis_radius, normal_radius),
-                radius(j, axis_radius, normal_radius),
-            );
-            let line = |p: Point3, q: Point3| Line::through(p, q).ok();
-            let infinite = match (line(a0, a1), line(b0, b1)) {
-                (Some(l1), Some(l2)) => {
-                    let n = l1.common_normal(&l2);
-                    let d = if n.relation == LineRelation::Identical {
-                        0.0
-                    } else {
-                        n.distance.abs()
-                    };
-                    d - ri - rj
-                }
-                _ => Real::NEG_INFINITY,
-            };
-            let cylinder = |p: Point3, q: Point3, r: Real| Cylinder::new(p, q, r);
-            let cylinders = match (cylinder(a0, a1, ri), cylinder(b0, b1, rj)) {
-                (Ok(x), Ok(y)) => cylinder_cylinder(&x, &y).distance,
-                _ => Real::NEG_INFINITY,
-            };
-            let capsule = |p: Point3, q: Point3, r: Real| {
-                Capsule::from_segment(Segment::new(p, q).expect("finite points"), r)
-                    .expect("radius >= 0")
-            };
-            let capsules = capsule_capsule(&capsule(a0, a1, ri), &capsule(b0, b1, rj)).distance;
-            PairTest {
-                segments: (i, j),
-                infinite,
-                cylinders,
-                capsules,
-            }
+        .map(|(i, j)| PairTest {
+            segments: (i, j),
+            infinite: bodies.infinite(i, j),
+            cylinders: bodies.cylinders(i, j),
+            capsules: bodies.capsules(i, j),
         })
         .collect()
 }

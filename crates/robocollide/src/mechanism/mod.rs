@@ -8,5 +8,7 @@ mod four_c_file;
 mod four_c_study;
 
 pub use four_c::{Branch, FourC, FourCConfiguration, InputRange, RangeCase, x_motion, z_motion};
-pub use four_c_file::{Contact, FourCStudy, StudyReport, ViaPoint};
-pub use four_c_study::{AxisLengths, PairTest, pair_tests, radius, segment_pairs, segments};
+pub use four_c_file::{Contact, DistanceCurve, FourCStudy, StudyReport, ViaPoint};
+pub use four_c_study::{
+    AxisLengths, PairTest, StepBodies, pair_tests, radius, segment_pairs, segments,
+};

@@ -93,6 +93,10 @@ enum Outcome {
     /// A step below the convergence threshold: the final direction.
     Converged(Vector3),
 }
+/// Length (radians) of a steepest-ascent step where Newton's model is not concave.
+const LONG_STEP: Real = 0.5;
+/// Distance (sine of the angle) from a cone within which the cone itself is tested.
+const CONE_SNAP: Real = 0.2;
 /// Angular nudge used to leave a ridge whose KKT test fails.
 const RELEASE_STEP: Real = 1e-7;
 
@@ -180,13 +184,21 @@ impl AxialPair {
 
     /// Newton ascent of the gap from `start` (any non-zero vector); the final unit direction.
     pub(crate) fn ascend(&self, start: &Vector3, converged_step: Real) -> Option<Vector3> {
-        let n = self.off_cones(try_normalize(start)?);
+        let n = try_normalize(start)?;
+        let Some(n) = self.off_cones(n) else {
+            return Some(n); // a cap direction that is locally optimal
+        };
         let mut active = [0, 1]
             .map(|k| self.bodies[k].has_ridge() && n.dot(&self.bodies[k].axis).abs() <= 1e-12);
         let mut at = self.probe(n, active);
-        for _ in 0..MAX_ITERATIONS {
+        for _it in 0..MAX_ITERATIONS {
             match self.step(&at, &mut active, converged_step) {
-                Some(Outcome::Moved(next)) => at = next,
+                Some(Outcome::Moved(next)) => {
+                    if let Some(cap) = self.optimal_cap_near(&next) {
+                        return Some(cap);
+                    }
+                    at = next;
+                }
                 outcome => {
                     let last = match outcome {
                         Some(Outcome::Converged(m)) => m,
@@ -202,24 +214,44 @@ impl AxialPair {
         Some(at.n)
     }
 
-    /// A start on a cone (`n = ±u_k`, where the gap has a conical kink and no gradient) is
-    /// moved off it along the steepest ascent when the cap is not optimal there.
-    fn off_cones(&self, mut n: Vector3) -> Vector3 {
-        for (k, body) in self.bodies.iter().enumerate() {
-            let along = n.dot(&body.axis);
-            if body.radius > 0.0 && (n - body.axis * along).norm() <= FEATURE_TOLERANCE {
-                let mut inactive = [false; 2];
-                inactive[k] = true; // drop this body's (undefined) axial sign term as well
-                let g = self.probe(n, inactive).gradient;
-                let radial = g - body.axis * g.dot(&body.axis);
-                if radial.norm() > body.radius {
-                    if let Some(m) = try_normalize(&(n + radial * (1e-6 / radial.norm()))) {
-                        n = m;
-                    }
+    /// Near a cone (within [`CONE_SNAP`]) Newton creeps towards a cap optimum: test the cone
+    /// itself and return it when it is at least as good and locally optimal.
+    fn optimal_cap_near(&self, at: &Probe) -> Option<Vector3> {
+        for (body, bend) in self.bodies.iter().zip(&at.bend) {
+            if body.radius > 0.0 && bend.rho < CONE_SNAP {
+                let cone = body.axis * at.n.dot(&body.axis).signum();
+                if self.gap(&cone) >= at.gap && self.off_cones(cone).is_none() {
+                    return Some(cone);
                 }
             }
         }
-        n
+        None
+    }
+
+    /// A start on a cone (`n = ±u_k`, where the gap has a conical kink and no gradient) is
+    /// moved off it along the steepest ascent when the cap is not optimal there; `None` when
+    /// it is (the subgradient condition: the rest of the gradient's component across the
+    /// axis is at most `r_k`).
+    fn off_cones(&self, mut n: Vector3) -> Option<Vector3> {
+        for (k, body) in self.bodies.iter().enumerate() {
+            let along = n.dot(&body.axis);
+            let perp = n - body.axis * along;
+            let rho = perp.norm();
+            if body.radius > 0.0 && rho <= FEATURE_TOLERANCE {
+                let mut inactive = [false; 2];
+                inactive[k] = true; // drop this body's (undefined) axial sign term as well
+                let mut g = self.probe(n, inactive).gradient;
+                if rho > 0.0 {
+                    g += perp * (body.radius / rho); // and its (undefined) radial term
+                }
+                let radial = g - body.axis * g.dot(&body.axis);
+                if radial.norm() <= body.radius {
+                    return None;
+                }
+                n = try_normalize(&(n + radial * (1e-6 / radial.norm())))?;
+            }
+        }
+        Some(n)
     }
 
     /// One safeguarded Newton step within the active ridges; `None` when no step improves the
@@ -232,14 +264,10 @@ impl AxialPair {
             at.bend[0].weight * at.bend[0].m.dot(t) * at.bend[0].m.dot(s)
                 + at.bend[1].weight * at.bend[1].m.dot(t) * at.bend[1].m.dot(s)
         };
-        // Steepest-ascent fallback where the model is not concave: a step below one radian.
-        let gradient_step = |g: Vector3| {
-            let scale = at.gap.abs()
-                + at.bend[0].weight * at.bend[0].rho * at.bend[0].rho
-                + at.bend[1].weight * at.bend[1].rho * at.bend[1].rho
-                + g.norm();
-            g / scale
-        };
+        // Where the model is not concave (overlapping bodies: the sphere's curvature term
+        // `−g I` is positive) the maxima lie on ridges or cones: a long steepest-ascent step,
+        // clipped at the first ridge and halved until it gains.
+        let gradient_step = |g: Vector3| g * (LONG_STEP / g.norm());
         let step = match active {
             [false, false] => {
                 // Tangent basis from the bodies' own `m_k` (no extra normalisation).
@@ -544,7 +572,7 @@ const RIDGE_DIRECTIONS: usize = 32;
 /// Starts closer than this (cosine of the angle) to a better one are not refined again.
 const DISTINCT_STARTS: Real = 0.98;
 /// Number of best starting directions refined by Newton.
-const REFINED_STARTS: usize = 5;
+const REFINED_STARTS: usize = 3;
 
 static SWEEP: LazyLock<[Vector3; SWEEP_DIRECTIONS]> =
     LazyLock::new(|| std::array::from_fn(|i| fibonacci_direction(i, SWEEP_DIRECTIONS)));

@@ -48,7 +48,7 @@ pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Se
         (a, b),
         magnitude,
         &core.normal,
-        &[core.normal, plane, -plane, axis, -axis, radial, towards],
+        || [core.normal, plane, -plane, axis, -axis, radial, towards],
         overlapping,
     )
 }

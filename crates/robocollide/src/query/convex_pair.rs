@@ -36,14 +36,15 @@ const NEWTON_CERTIFIED: Real = 1e-13;
 /// [`certified_distance`]. Touching or overlapping (`overlapping` is a proof of a common
 /// point, or no certificate was found): the deepest gap found by [`AxialPair::deepest`] from
 /// `candidates`.
-pub(crate) fn axial_distance<A: SupportMap, B: SupportMap>(
+pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
     pair: &AxialPair,
     (a, b): (&A, &B),
     magnitude: Real,
     start: &Vector3,
-    candidates: &[Vector3],
+    candidates: impl FnOnce() -> C,
     overlapping: bool,
 ) -> Separation {
+    let start = &crate::math::try_normalize(start).unwrap_or_else(Vector3::x);
     let mut ascended = *start;
     if !overlapping {
         let apart = CONTACT_ROUNDING * magnitude;
@@ -79,7 +80,7 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap>(
             return refined_gjk(a, b, magnitude, g, &axes[..count]);
         }
     }
-    let deepest = pair.deepest(candidates);
+    let deepest = pair.deepest(candidates().as_ref());
     let best = if pair.gap(&deepest) >= pair.gap(&ascended) {
         deepest
     } else {
