@@ -100,6 +100,13 @@ const CONE_SNAP: Real = 0.2;
 /// Angular nudge used to leave a ridge whose KKT test fails.
 const RELEASE_STEP: Real = 1e-7;
 
+/// `v / |v|` for the sum of a unit vector and a step (never tiny or huge): one division.
+#[inline]
+fn unit(v: &Vector3) -> Option<Vector3> {
+    let norm = v.norm();
+    (norm > 0.0).then(|| v * (1.0 / norm))
+}
+
 /// Two axial bodies, A and B, and the closed-form gap between them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct AxialPair {
@@ -124,6 +131,8 @@ struct Probe {
 struct Bend {
     m: Vector3,
     rho: Real,
+    /// `1/ρ_k`.
+    inverse: Real,
     weight: Real,
 }
 
@@ -164,12 +173,14 @@ impl AxialPair {
                 let rho = perp.norm();
                 gap -= body.radius * rho;
                 if rho > 0.0 {
-                    let scaled = body.radius / rho;
+                    let inverse = 1.0 / rho;
+                    let scaled = body.radius * inverse;
                     gradient -= perp * scaled;
                     bend[k] = Bend {
                         m: body.axis.cross(&n),
                         rho,
-                        weight: scaled / (rho * rho),
+                        inverse,
+                        weight: scaled * inverse * inverse,
                     };
                 }
             }
@@ -235,9 +246,12 @@ impl AxialPair {
     fn off_cones(&self, mut n: Vector3) -> Option<Vector3> {
         for (k, body) in self.bodies.iter().enumerate() {
             let along = n.dot(&body.axis);
+            if body.radius <= 0.0 || along.abs() < 1.0 - 1e-12 {
+                continue; // far from this body's cones (ρ > 1e-6)
+            }
             let perp = n - body.axis * along;
             let rho = perp.norm();
-            if body.radius > 0.0 && rho <= FEATURE_TOLERANCE {
+            if rho <= FEATURE_TOLERANCE {
                 let mut inactive = [false; 2];
                 inactive[k] = true; // drop this body's (undefined) axial sign term as well
                 let mut g = self.probe(n, inactive).gradient;
@@ -260,10 +274,7 @@ impl AxialPair {
     fn step(&self, at: &Probe, active: &mut [bool; 2], converged_step: Real) -> Option<Outcome> {
         let n = at.n;
         let g = at.gradient - n * at.gradient.dot(&n);
-        let curvature = |t: &Vector3, s: &Vector3| {
-            at.bend[0].weight * at.bend[0].m.dot(t) * at.bend[0].m.dot(s)
-                + at.bend[1].weight * at.bend[1].m.dot(t) * at.bend[1].m.dot(s)
-        };
+        let [b0, b1] = &at.bend;
         // Where the model is not concave (overlapping bodies: the sphere's curvature term
         // `−g I` is positive) the maxima lie on ridges or cones: a long steepest-ascent step,
         // clipped at the first ridge and halved until it gains.
@@ -271,21 +282,25 @@ impl AxialPair {
         let step = match active {
             [false, false] => {
                 // Tangent basis from the bodies' own `m_k` (no extra normalisation).
-                let t1 = if at.bend[0].rho > 1e-3 {
-                    at.bend[0].m / at.bend[0].rho
-                } else if at.bend[1].rho > 1e-3 {
-                    at.bend[1].m / at.bend[1].rho
+                let t1 = if b0.rho > 1e-3 {
+                    b0.m * b0.inverse
+                } else if b1.rho > 1e-3 {
+                    b1.m * b1.inverse
                 } else {
                     orthogonal_unit(&n)
                 };
                 let t2 = n.cross(&t1);
                 let (g1, g2) = (g.dot(&t1), g.dot(&t2));
-                let m11 = at.gap + curvature(&t1, &t1);
-                let m12 = curvature(&t1, &t2);
-                let m22 = at.gap + curvature(&t2, &t2);
+                // M = g I + Σ w_k m_k m_kᵀ in the basis (t1, t2).
+                let (p1, p2) = (b0.m.dot(&t1), b0.m.dot(&t2));
+                let (q1, q2) = (b1.m.dot(&t1), b1.m.dot(&t2));
+                let m11 = at.gap + b0.weight * p1 * p1 + b1.weight * q1 * q1;
+                let m12 = b0.weight * p1 * p2 + b1.weight * q1 * q2;
+                let m22 = at.gap + b0.weight * p2 * p2 + b1.weight * q2 * q2;
                 let det = m11 * m22 - m12 * m12;
                 if m11 > 0.0 && det > 0.0 {
-                    t1 * ((m22 * g1 - m12 * g2) / det) + t2 * ((m11 * g2 - m12 * g1) / det)
+                    let inverse = 1.0 / det;
+                    t1 * ((m22 * g1 - m12 * g2) * inverse) + t2 * ((m11 * g2 - m12 * g1) * inverse)
                 } else {
                     gradient_step(g)
                 }
@@ -295,7 +310,8 @@ impl AxialPair {
                 let k = if active[0] { 0 } else { 1 };
                 let t = try_normalize(&self.bodies[k].axis.cross(&n))?;
                 let gt = g.dot(&t);
-                let mtt = at.gap + curvature(&t, &t);
+                let (p, q) = (b0.m.dot(&t), b1.m.dot(&t));
+                let mtt = at.gap + b0.weight * p * p + b1.weight * q * q;
                 if mtt > 0.0 {
                     t * (gt / mtt)
                 } else {
@@ -335,14 +351,14 @@ impl AxialPair {
                 return Some(Outcome::Moved(next));
             }
         }
-        let mut candidate = try_normalize(&(n + step))?;
+        let mut candidate = unit(&(n + step))?;
         if length < converged_step {
             return Some(Outcome::Converged(candidate));
         }
         let mut next = self.probe(candidate, *active);
         let mut shrink = 0;
         while next.gap < at.gap && shrink < 10 {
-            candidate = try_normalize(&(n + (candidate - n) * 0.5))?;
+            candidate = unit(&(n + (candidate - n) * 0.5))?;
             next = self.probe(candidate, *active);
             shrink += 1;
         }
@@ -460,8 +476,14 @@ impl AxialPair {
         let body = &self.bodies[k];
         let along = d.dot(&body.axis);
         let lift = if body.radius > 0.0 {
-            // Two projection passes: the rim point must lie in its cap plane.
-            let perp = perpendicular_part(d, &body.axis);
+            // The rim point must lie in its cap plane: one projection pass leaves a residue
+            // along the axis of relative size ε/ρ, so a second pass is made near the cone.
+            let once = d - body.axis * along;
+            let perp = if once.norm_squared() > 0.01 {
+                once
+            } else {
+                perpendicular_part(d, &body.axis)
+            };
             let rho = perp.norm();
             if rho <= FEATURE_TOLERANCE {
                 return None;
@@ -488,13 +510,13 @@ impl AxialPair {
     pub(crate) fn certify(&self, n: &Vector3) -> Option<Certified> {
         let fa = self.support_set(0, n)?;
         let fb = self.support_set(1, &-n)?;
-        let (x, y) = if fa.a() == fa.b() && fb.a() == fb.b() {
-            (fa.a(), fb.a())
+        // Two support points: the gap is their separation along `n`.
+        let (x, y, lower) = if fa.a() == fa.b() && fb.a() == fb.b() {
+            (fa.a(), fb.a(), (fb.a() - fa.a()).dot(n))
         } else {
             let pair = closest_points(&fa, &fb);
-            (pair.point_a, pair.point_b)
+            (pair.point_a, pair.point_b, self.gap(n))
         };
-        let lower = self.gap(n);
         Some(Certified {
             lower,
             upper: (y - x).norm(),
@@ -610,16 +632,19 @@ impl AxialPair {
         // The sweep's directions are `frame · d`: evaluate the gap in frame coordinates.
         let frame = shape_frame(axes, candidates);
         let offset = frame.tr_mul(&self.offset);
-        let local = self
-            .bodies
-            .map(|b| (frame.tr_mul(&b.axis), b.half, b.radius));
-        for d in SWEEP.iter() {
-            let mut g = offset.dot(d);
-            for (u, half, radius) in &local {
-                let along = u.dot(d);
-                g -= half * along.abs() + radius * (1.0 - along * along).max(0.0).sqrt();
-            }
-            offer(g, &|| frame * d);
+        let [a, b] = self.bodies;
+        let (ua, ub) = (frame.tr_mul(&a.axis), frame.tr_mul(&b.axis));
+        let mut sweep = [0.0; SWEEP_DIRECTIONS];
+        for (g, d) in sweep.iter_mut().zip(SWEEP.iter()) {
+            let (along_a, along_b) = (ua.dot(d), ub.dot(d));
+            *g = offset.dot(d)
+                - a.half * along_a.abs()
+                - b.half * along_b.abs()
+                - a.radius * (1.0 - along_a * along_a).max(0.0).sqrt()
+                - b.radius * (1.0 - along_b * along_b).max(0.0).sqrt();
+        }
+        for (g, d) in sweep.iter().zip(SWEEP.iter()) {
+            offer(*g, &|| frame * d);
         }
         // Each ridge great circle `e1 cos φ + e2 sin φ`, likewise in its own coordinates.
         for u in axes {
@@ -627,16 +652,23 @@ impl AxialPair {
                 .unwrap_or_else(|| orthogonal_unit(u));
             let e2 = u.cross(&e1);
             let offset = (self.offset.dot(&e1), self.offset.dot(&e2));
-            let local = self
-                .bodies
-                .map(|b| (b.axis.dot(&e1), b.axis.dot(&e2), b.half, b.radius));
-            for &(sin, cos) in RIDGE.iter() {
-                let mut g = offset.0 * cos + offset.1 * sin;
-                for (u1, u2, half, radius) in &local {
-                    let along = u1 * cos + u2 * sin;
-                    g -= half * along.abs() + radius * (1.0 - along * along).max(0.0).sqrt();
-                }
-                offer(g, &|| e1 * cos + e2 * sin);
+            let (a1, a2, b1, b2) = (
+                a.axis.dot(&e1),
+                a.axis.dot(&e2),
+                b.axis.dot(&e1),
+                b.axis.dot(&e2),
+            );
+            let mut ridge = [0.0; RIDGE_DIRECTIONS];
+            for (g, &(sin, cos)) in ridge.iter_mut().zip(RIDGE.iter()) {
+                let (along_a, along_b) = (a1 * cos + a2 * sin, b1 * cos + b2 * sin);
+                *g = offset.0 * cos + offset.1 * sin
+                    - a.half * along_a.abs()
+                    - b.half * along_b.abs()
+                    - a.radius * (1.0 - along_a * along_a).max(0.0).sqrt()
+                    - b.radius * (1.0 - along_b * along_b).max(0.0).sqrt();
+            }
+            for (g, &(sin, cos)) in ridge.iter().zip(RIDGE.iter()) {
+                offer(*g, &|| e1 * cos + e2 * sin);
             }
         }
         // Newton from each distinct start (fast tolerance), then polish the best.

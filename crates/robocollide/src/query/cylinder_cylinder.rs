@@ -47,25 +47,22 @@ pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
                 towards,
             ]
         };
-        // A common point proves overlap: the axes' closest points, or the point between them
-        // in the middle of the stretch within reach of both lateral surfaces.
+        // A common point proves overlap: the axes' closest points, the point between them in
+        // the middle of the stretch within reach of both lateral surfaces, or the point of
+        // either cylinder nearest to the other's axis point.
         let overlapping = core.distance <= a.radius() + b.radius() && {
             let reach =
                 0.5 * ((core.distance - b.radius()).max(0.0) + core.distance.min(a.radius()));
             let between = pair.point_a + core.normal * reach;
-            b.closest_point(&pair.point_a).1
-                || a.closest_point(&pair.point_b).1
+            let (on_b, a_in_b) = b.closest_point(&pair.point_a);
+            let (on_a, b_in_a) = a.closest_point(&pair.point_b);
+            a_in_b
+                || b_in_a
                 || (a.closest_point(&between).1 && b.closest_point(&between).1)
+                || a.closest_point(&on_b).1
+                || b.closest_point(&on_a).1
         };
-        // First guess of the separating direction: one alternating projection from the axes'
-        // closest points (close to the answer for rim contacts, where the axes mislead).
-        let y = b.closest_point(&pair.point_a).0;
-        let x = a.closest_point(&y).0;
-        let start = if overlapping || x == y {
-            core.normal
-        } else {
-            y - x
-        };
+        let start = core.normal;
         let gaps = AxialPair::new(Axial::of_cylinder(a), Axial::of_cylinder(b));
         axial_distance(&gaps, (a, b), magnitude, &start, candidates, overlapping)
     };
