@@ -11,10 +11,10 @@ use super::report::{CheckReport, Element, PairReport};
 use crate::error::{Error, Result};
 use crate::geom::{Capsule, Segment, Shape, Sphere};
 use crate::math::{Matrix3, Point3, Real, Vector3};
-use crate::query::segment_segment::closest_parameters;
+use crate::query::segment_segment::{Reciprocal, closest_parameters_by};
 use crate::query::{Separation, shape_shape};
-use crate::robot::BodyShape;
 use crate::robot::Cell;
+use crate::robot::{Body, BodyShape};
 
 /// One checked pair: `(robot, body)` against `(robot, body)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,12 @@ pub struct CellChecker<'a> {
     segment_segment: Vec<(usize, usize, usize)>,
     with_cylinder: Vec<(usize, usize, usize)>,
     frames_needed: Vec<usize>,
+    /// Per body (flat), the core's length terms when they do not depend on the joints (both
+    /// anchors on one frame, or frame origins a rigid link apart): no division or square
+    /// root per pose.
+    fixed_lengths: Vec<Option<CoreLength>>,
+    /// Scratch: `((sin θ, cos θ), d)` of the joints being posed.
+    angles: Vec<((Real, Real), Real)>,
     pairs: Vec<BodyPair>,
     offsets: Vec<usize>,
 }
@@ -81,20 +87,80 @@ struct Core {
     cylinder: bool,
 }
 
+/// The length terms of a core segment: `|d|²`, its reciprocal (0 for a point) and `|d|/2`.
+#[derive(Debug, Clone, Copy)]
+struct CoreLength {
+    dd: Real,
+    inv_dd: Real,
+    half_length: Real,
+}
+
+impl CoreLength {
+    fn of(dd: Real) -> Self {
+        Self {
+            dd,
+            inv_dd: if dd > 0.0 { 1.0 / dd } else { 0.0 },
+            half_length: 0.5 * dd.sqrt(),
+        }
+    }
+}
+
+/// Relative spread of a body's squared length over sampled configurations below which the
+/// length counts as joint-invariant (rounding only).
+const INVARIANT_LENGTH: Real = 1e-13;
+
+/// The length terms of `body`'s core if they do not depend on the joints: both anchors on
+/// one frame, or a spread within rounding over a few sampled configurations (frame origins of
+/// a revolute link are a fixed distance apart).
+fn invariant_length(chain: &crate::kinematics::SerialChain, body: &Body) -> Option<CoreLength> {
+    let (a, b) = match &body.shape {
+        BodyShape::Sphere { .. } => return None,
+        BodyShape::Capsule { a, b, .. } | BodyShape::Cylinder { a, b, .. } => (a, b),
+    };
+    if a.frame == b.frame {
+        return Some(CoreLength::of((b.at - a.at).norm_squared()));
+    }
+    let samples: Vec<Real> = (0..8)
+        .map(|k| {
+            let q: Vec<Real> = (0..chain.dof())
+                .map(|j| 2.5 * (1.7 * k as Real + 0.9 * j as Real + 0.3).sin())
+                .collect();
+            let frames = chain.forward_unchecked(&q).frames;
+            (frames[b.frame] * b.at - frames[a.frame] * a.at).norm_squared()
+        })
+        .collect();
+    let (low, high) = samples
+        .iter()
+        .fold((Real::INFINITY, 0.0), |(l, h): (Real, Real), &v| {
+            (l.min(v), h.max(v))
+        });
+    (high - low <= INVARIANT_LENGTH * high).then(|| CoreLength::of(samples[0]))
+}
+
 impl Core {
-    /// The core of a body whose anchors are at `start` and `end` (equal for a sphere).
+    /// The core of a body whose anchors are at `start` and `end` (equal for a sphere), with
+    /// its length terms if they are known in advance.
     #[inline]
-    fn new(start: Point3, end: Point3, radius: Real, cylinder: bool) -> Self {
+    fn new(
+        start: Point3,
+        end: Point3,
+        radius: Real,
+        cylinder: bool,
+        length: Option<CoreLength>,
+    ) -> Self {
         let direction = end - start;
-        let dd = direction.norm_squared();
-        let inv_dd = if dd > 0.0 { 1.0 / dd } else { 0.0 };
+        let CoreLength {
+            dd,
+            inv_dd,
+            half_length,
+        } = length.unwrap_or_else(|| CoreLength::of(direction.norm_squared()));
         Self {
             start,
             direction,
             dd,
             inv_dd,
             radius,
-            half_length: 0.5 * dd.sqrt(),
+            half_length,
             cylinder,
         }
     }
@@ -153,17 +219,20 @@ impl Core {
     /// Squared distance between the cores (radii not subtracted).
     #[inline]
     fn core_distance_squared(&self, other: &Core) -> Real {
-        let (s, t) = closest_parameters(
+        let (s, t) = closest_parameters_by(
             &self.start,
             &self.direction,
-            self.dd,
+            Reciprocal(self.inv_dd),
             &other.start,
             &other.direction,
-            other.dd,
+            Reciprocal(other.inv_dd),
         );
         ((other.start + other.direction * t) - (self.start + self.direction * s)).norm_squared()
     }
 }
+
+/// Independent running minima over the cheap pairs in [`CellChecker::closest`].
+const LANES: usize = 4;
 
 impl<'a> CellChecker<'a> {
     /// A checker for `cell`; `include_self` adds each robot's self-collision pairs.
@@ -283,8 +352,19 @@ impl<'a> CellChecker<'a> {
                     )
                 })
                 .collect(),
+            fixed_lengths: cell
+                .robots
+                .iter()
+                .flat_map(|r| {
+                    r.model
+                        .bodies
+                        .iter()
+                        .map(|b| invariant_length(&r.model.chain, b))
+                })
+                .collect(),
             first_body,
             frames_needed,
+            angles: Vec::new(),
             pairs,
             offsets,
         }
@@ -372,13 +452,28 @@ impl<'a> CellChecker<'a> {
             let needed = self.frames_needed[r].min(chain.dof() + 1);
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
             let frames = &mut self.frames[r];
+            // Every joint's sine and cosine first (independent calls that can overlap), then
+            // the dependent chain of products.
+            let angles = &mut self.angles;
+            angles.clear();
+            angles.extend(
+                chain.joints[..needed - 1]
+                    .iter()
+                    .zip(qr)
+                    .map(|(joint, &qi)| {
+                        let (theta, d) = joint.theta_d(qi);
+                        (theta.sin_cos(), d)
+                    }),
+            );
             let (mut rot, mut pos) = self.bases[r];
             frames[0] = (rot, pos);
             for i in 1..needed {
-                let (jr, jt) = chain.joints[i - 1].matrix_transform(
+                let (sin_cos, d) = angles[i - 1];
+                let (jr, jt) = chain.joints[i - 1].matrix_transform_at(
                     chain.convention,
                     self.twists[r][i - 1],
-                    qr[i - 1],
+                    sin_cos,
+                    d,
                 );
                 pos += rot * jt;
                 rot *= jr;
@@ -394,16 +489,23 @@ impl<'a> CellChecker<'a> {
                     Point3::from(fr * anchor.at.coords + ft)
                 }
             };
-            self.cores
-                .extend(robot.model.bodies.iter().map(|body| match &body.shape {
-                    BodyShape::Sphere { center, radius } => Core::point(world(center), *radius),
-                    BodyShape::Capsule { a, b, radius } => {
-                        Core::new(world(a), world(b), *radius, false)
-                    }
-                    BodyShape::Cylinder { a, b, radius } => {
-                        Core::new(world(a), world(b), *radius, true)
-                    }
-                }));
+            let lengths = &self.fixed_lengths[self.first_body[r]..];
+            self.cores.extend(
+                robot
+                    .model
+                    .bodies
+                    .iter()
+                    .zip(lengths)
+                    .map(|(body, length)| match &body.shape {
+                        BodyShape::Sphere { center, radius } => Core::point(world(center), *radius),
+                        BodyShape::Capsule { a, b, radius } => {
+                            Core::new(world(a), world(b), *radius, false, *length)
+                        }
+                        BodyShape::Cylinder { a, b, radius } => {
+                            Core::new(world(a), world(b), *radius, true, *length)
+                        }
+                    }),
+            );
         }
     }
 
@@ -472,23 +574,32 @@ impl<'a> CellChecker<'a> {
                 };
             }
         };
-        for &(a, b, k) in &self.point_point {
+        // Spheres and sphere–segment pairs are cheap: they go round-robin into independent
+        // running minima ("lanes"), so that no single compare-and-select chain serialises the
+        // loop; the lanes are merged before the segment pairs.
+        let mut lanes = [best; LANES];
+        for (i, &(a, b, k)) in self.point_point.iter().enumerate() {
             offer_squared(
-                &mut best,
+                &mut lanes[i % LANES],
                 (c[b].start - c[a].start).norm_squared(),
                 c[a].radius + c[b].radius,
                 k,
             );
         }
-        for &(p, s, k) in &self.point_segment {
+        for (i, &(p, s, k)) in self.point_segment.iter().enumerate() {
             let (x, y) = (&c[p], &c[s]);
             let t = ((x.start - y.start).dot(&y.direction) * y.inv_dd).clamp(0.0, 1.0);
             offer_squared(
-                &mut best,
+                &mut lanes[i % LANES],
                 (y.start + y.direction * t - x.start).norm_squared(),
                 x.radius + y.radius,
                 k,
             );
+        }
+        for lane in lanes {
+            if (lane.distance, lane.pair) < (best.distance, best.pair) {
+                best = lane;
+            }
         }
         for &(a, b, k) in &self.segment_segment {
             let (x, y) = (&c[a], &c[b]);

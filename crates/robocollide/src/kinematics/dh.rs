@@ -89,7 +89,20 @@ impl DhJoint {
         q: Real,
     ) -> (crate::math::Matrix3, Vector3) {
         let (theta, d) = self.theta_d(q);
-        let (st, ct) = theta.sin_cos();
+        self.matrix_transform_at(convention, (sa, ca), theta.sin_cos(), d)
+    }
+
+    /// [`matrix_transform`](Self::matrix_transform) given `(sin θ, cos θ)` and `d` of the
+    /// joint value (from [`theta_d`](Self::theta_d)): callers posing many joints can evaluate
+    /// all the sines and cosines first, back to back.
+    #[inline]
+    pub fn matrix_transform_at(
+        &self,
+        convention: DhConvention,
+        (sa, ca): (Real, Real),
+        (st, ct): (Real, Real),
+        d: Real,
+    ) -> (crate::math::Matrix3, Vector3) {
         match convention {
             DhConvention::Standard => (
                 crate::math::Matrix3::new(

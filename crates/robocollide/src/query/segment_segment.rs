@@ -63,17 +63,66 @@ pub(crate) fn closest_parameters(
     v: &Vector3,
     vv: Real,
 ) -> (Real, Real) {
+    closest_parameters_by(p0, u, Divide(uu), q0, v, Divide(vv))
+}
+
+/// How a parameter is divided by a squared length: exactly, or by a precomputed reciprocal.
+pub(crate) trait PerLength: Copy {
+    fn is_zero(self) -> bool;
+    fn per(self, x: Real) -> Real;
+}
+
+/// Division by the squared length itself.
+#[derive(Clone, Copy)]
+pub(crate) struct Divide(pub Real);
+
+/// Multiplication by the reciprocal of the squared length (0 for a point).
+#[derive(Clone, Copy)]
+pub(crate) struct Reciprocal(pub Real);
+
+impl PerLength for Divide {
+    #[inline]
+    fn is_zero(self) -> bool {
+        self.0 == 0.0
+    }
+    #[inline]
+    fn per(self, x: Real) -> Real {
+        x / self.0
+    }
+}
+
+impl PerLength for Reciprocal {
+    #[inline]
+    fn is_zero(self) -> bool {
+        self.0 == 0.0
+    }
+    #[inline]
+    fn per(self, x: Real) -> Real {
+        x * self.0
+    }
+}
+
+/// [`closest_parameters`] with the squared lengths' division chosen by the caller.
+#[inline]
+pub(crate) fn closest_parameters_by<L: PerLength>(
+    p0: &Point3,
+    u: &Vector3,
+    uu: L,
+    q0: &Point3,
+    v: &Vector3,
+    vv: L,
+) -> (Real, Real) {
     let qp = q0 - p0;
-    if uu == 0.0 {
-        let t = if vv > 0.0 {
-            clamp_unit((-qp).dot(v) / vv)
-        } else {
+    if uu.is_zero() {
+        let t = if vv.is_zero() {
             0.0
+        } else {
+            clamp_unit(vv.per((-qp).dot(v)))
         };
         return (0.0, t);
     }
-    if vv == 0.0 {
-        return (clamp_unit(qp.dot(u) / uu), 0.0);
+    if vv.is_zero() {
+        return (clamp_unit(uu.per(qp.dot(u))), 0.0);
     }
     let n = u.cross(v);
     let nn = n.norm_squared();
@@ -83,11 +132,11 @@ pub(crate) fn closest_parameters(
         0.0
     };
     // Best t for s0: project P(s0) onto b's line.
-    let t_raw = (u * s0 - qp).dot(v) / vv;
+    let t_raw = vv.per((u * s0 - qp).dot(v));
     if t_raw < 0.0 {
-        (clamp_unit(qp.dot(u) / uu), 0.0)
+        (clamp_unit(uu.per(qp.dot(u))), 0.0)
     } else if t_raw > 1.0 {
-        (clamp_unit((qp + v).dot(u) / uu), 1.0)
+        (clamp_unit(uu.per((qp + v).dot(u))), 1.0)
     } else if t_raw.is_nan() {
         (s0, 0.0)
     } else {
