@@ -7,8 +7,10 @@ use robocollide::collision::CellChecker;
 use robocollide::geom::Shape;
 use robocollide::math::{Point3, Real};
 use robocollide::query::shape_shape;
-use robocollide::robot::model_file::load_robot;
-use robocollide::robot::{Cell, DetailLevel};
+use robocollide::robot::model_file::{load_robot, parse_robot};
+use robocollide::robot::{Cell, CellRobot, DetailLevel};
+
+mod common;
 
 fn data(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -154,4 +156,92 @@ fn seed004_scene_collides_and_lists_every_intersecting_pair() {
     assert!(expected > 1);
     assert_eq!(report.close_pairs.len(), expected);
     assert_eq!(report.pairs_checked, 49);
+}
+
+/// A revolute–prismatic–revolute arm: the standard model's capsule across the slide changes
+/// length with the joint, the others do not.
+const SLIDE_ARM: &str = r#"
+name = "slide arm"
+convention = "standard"
+units = { length = "m", angle = "deg" }
+links = ["base", "column", "slide", "wrist"]
+
+[[joints]]
+a = 0.1
+alpha = 90.0
+d = 0.3
+
+[[joints]]
+type = "prismatic"
+a = 0.0
+alpha = -90.0
+d = 0.2
+limits = [0.0, 0.6]
+
+[[joints]]
+a = 0.25
+alpha = 0.0
+d = 0.0
+
+[geometry]
+level = "standard"
+sphere_radii = [0.08, 0.07, 0.06, 0.05]
+capsule_radii = [0.06, 0.05, 0.04]
+"#;
+
+#[test]
+fn fast_pair_search_agrees_with_the_full_queries() {
+    // The checker's cores (cached joint-invariant lengths, reciprocal lengths, independent
+    // running minima) against the shapes posed by forward kinematics and the exact queries.
+    use rand::RngExt;
+    let ur5 = load_robot(&data("robots/ur5.toml"), Some(DetailLevel::Standard)).unwrap();
+    let mut slide = parse_robot(SLIDE_ARM, "slide arm", Some(DetailLevel::Standard)).unwrap();
+    slide.chain.base.translation.vector.x = 0.6;
+    let robots = vec![
+        CellRobot {
+            label: "R1".into(),
+            model: ur5,
+            home: vec![0.0; 6],
+        },
+        CellRobot {
+            label: "R2".into(),
+            model: slide,
+            home: vec![0.0; 3],
+        },
+    ];
+    let cell = Cell {
+        name: "UR5 and slide arm".into(),
+        robots,
+        threshold: 0.0,
+        units: Default::default(),
+        trajectory: None,
+    };
+    let mut checker = CellChecker::new(&cell, true);
+    let mut rng = common::rng(0x51de);
+    let mut contacts = 0;
+    for _ in 0..400 {
+        let mut q: Vec<Real> = (0..9).map(|_| rng.random_range(-3.1..3.1)).collect();
+        q[7] = rng.random_range(0.0..0.6);
+        checker.pose(&q);
+        let shapes = [
+            cell.robots[0].model.world_shapes(&q[..6]).unwrap(),
+            cell.robots[1].model.world_shapes(&q[6..]).unwrap(),
+        ];
+        let mut smallest = Real::INFINITY;
+        for (k, p) in checker.pairs().iter().enumerate() {
+            let expected =
+                shape_shape(&shapes[p.robot_a][p.body_a], &shapes[p.robot_b][p.body_b]).distance;
+            let fast = checker.distance(k);
+            assert!(
+                (fast - expected).abs() <= 1e-12,
+                "pair {k}: {fast} vs {expected}"
+            );
+            smallest = smallest.min(expected);
+        }
+        let closest = checker.closest().unwrap();
+        assert!((closest.distance - smallest).abs() <= 1e-12);
+        assert!((checker.distance(closest.pair) - closest.distance).abs() <= 1e-12);
+        contacts += usize::from(smallest <= 0.0);
+    }
+    assert!(contacts > 10 && contacts < 390, "{contacts}");
 }
