@@ -82,7 +82,7 @@ const MAX_ITERATIONS: usize = 32;
 /// Newton steps shorter than this (radians) end the fast ascent: the next error would be of
 /// the order of its square, far inside the certificate's tolerance in all but the most
 /// curved cases (which fail the certificate and are polished with [`POLISHED_STEP`]).
-pub(crate) const FAST_STEP: Real = 3e-4;
+pub(crate) const FAST_STEP: Real = 1e-3;
 /// Newton steps shorter than this (radians) mean convergence to rounding.
 pub(crate) const POLISHED_STEP: Real = 1e-10;
 
@@ -193,11 +193,10 @@ impl AxialPair {
         }
     }
 
-    /// Newton ascent of the gap from `start` (any non-zero vector); the final unit direction.
+    /// Newton ascent of the gap from the unit direction `start`; the final unit direction.
     pub(crate) fn ascend(&self, start: &Vector3, converged_step: Real) -> Option<Vector3> {
-        let n = try_normalize(start)?;
-        let Some(n) = self.off_cones(n) else {
-            return Some(n); // a cap direction that is locally optimal
+        let Some(n) = self.off_cones(*start) else {
+            return Some(*start); // a cap direction that is locally optimal
         };
         let mut active = [0, 1]
             .map(|k| self.bodies[k].has_ridge() && n.dot(&self.bodies[k].axis).abs() <= 1e-12);
@@ -319,8 +318,9 @@ impl AxialPair {
                 }
             }
         };
-        let length = step.norm();
-        if length.is_nan() || length <= 1e-16 {
+        // Squared step length: compared with squared thresholds, no square root.
+        let length_squared = step.norm_squared();
+        if length_squared.is_nan() || length_squared <= 1e-32 {
             return None;
         }
         // Stop on the first inactive ridge the step would cross, and activate it.
@@ -352,7 +352,7 @@ impl AxialPair {
             }
         }
         let mut candidate = unit(&(n + step))?;
-        if length < converged_step {
+        if length_squared < converged_step * converged_step {
             return Some(Outcome::Converged(candidate));
         }
         let mut next = self.probe(candidate, *active);
@@ -470,9 +470,10 @@ impl AxialPair {
         }
     }
 
-    /// The support set of body `k` in direction `d`: a segment (a lateral line, or a point
-    /// as a zero-length segment), or `None` for a cap disc.
-    fn support_set(&self, k: usize, d: &Vector3) -> Option<Segment> {
+    /// The support of body `k` in direction `d`: its support point, and when `d` is on the
+    /// body's ridge (within [`FEATURE_TOLERANCE`]) the lateral line the support set then is, as
+    /// `(midpoint, half-length)` along the body's axis; `None` for a cap disc.
+    fn support_feature(&self, k: usize, d: &Vector3) -> Option<(Point3, Option<(Point3, Real)>)> {
         let body = &self.bodies[k];
         let along = d.dot(&body.axis);
         let lift = if body.radius > 0.0 {
@@ -492,31 +493,37 @@ impl AxialPair {
         } else {
             Vector3::zeros()
         };
-        if body.has_ridge() && along.abs() <= FEATURE_TOLERANCE {
-            let reach = body.axis * body.half;
-            Some(Segment::from_finite(
-                body.centre - reach + lift,
-                body.centre + reach + lift,
-            ))
-        } else {
-            let p = body.centre + body.axis * (body.half * along.signum()) + lift;
-            Some(Segment::from_finite(p, p))
-        }
+        let middle = body.centre + lift;
+        let point = middle + body.axis * (body.half * along.signum());
+        let line =
+            (body.has_ridge() && along.abs() <= FEATURE_TOLERANCE).then_some((middle, body.half));
+        Some((point, line))
     }
 
-    /// The certified interval at unit `n`: the gap (lower bound) and the distance between
-    /// the closest points of the two support sets (upper bound, realised by points of the
-    /// bodies). `None` when a support set is a cap disc.
+    /// The certified interval at unit `n`: the gap (lower bound, from the two support points)
+    /// and the distance between the closest points of the two support sets (upper bound,
+    /// realised by points of the bodies). `None` when a support set is a cap disc.
     pub(crate) fn certify(&self, n: &Vector3) -> Option<Certified> {
-        let fa = self.support_set(0, n)?;
-        let fb = self.support_set(1, &-n)?;
-        // Two support points: the gap is their separation along `n`.
-        let (x, y, lower) = if fa.a() == fa.b() && fb.a() == fb.b() {
-            (fa.a(), fb.a(), (fb.a() - fa.a()).dot(n))
-        } else {
-            let pair = closest_points(&fa, &fb);
-            (pair.point_a, pair.point_b, self.gap(n))
+        let (sa, line_a) = self.support_feature(0, n)?;
+        let (sb, line_b) = self.support_feature(1, &-n)?;
+        let [ua, ub] = [self.bodies[0].axis, self.bodies[1].axis];
+        // The point of a lateral line `(middle, half)` along `u` nearest to `p`.
+        let nearest = |(middle, half): (Point3, Real), u: &Vector3, p: &Point3| {
+            middle + u * (p - middle).dot(u).clamp(-half, half)
         };
+        let (x, y) = match (line_a, line_b) {
+            (None, None) => (sa, sb),
+            (Some(line), None) => (nearest(line, &ua, &sb), sb),
+            (None, Some(line)) => (sa, nearest(line, &ub, &sa)),
+            (Some((ma, ha)), Some((mb, hb))) => {
+                let pair = closest_points(
+                    &Segment::from_finite(ma - ua * ha, ma + ua * ha),
+                    &Segment::from_finite(mb - ub * hb, mb + ub * hb),
+                );
+                (pair.point_a, pair.point_b)
+            }
+        };
+        let lower = (sb - sa).dot(n);
         Some(Certified {
             lower,
             upper: (y - x).norm(),

@@ -31,7 +31,7 @@ const NEWTON_CERTIFIED: Real = 1e-13;
 /// closed form by `pair` ([`axial_gap`](super::axial_gap)).
 ///
 /// Apart (or not known to overlap): the exact cap test when a cap direction has the best gap
-/// of `start` and the four axis directions, else Newton's ascent on the closed-form gap from
+/// of the unit `start` and the four axis directions, else Newton's ascent on the closed-form gap from
 /// the better of the two, accepted only when certified; failing that, GJK as in
 /// [`certified_distance`]. Touching or overlapping (`overlapping` is a proof of a common
 /// point, or no certificate was found): the deepest gap found by [`AxialPair::deepest`] from
@@ -44,7 +44,6 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
     candidates: impl FnOnce() -> C,
     overlapping: bool,
 ) -> Separation {
-    let start = &crate::math::try_normalize(start).unwrap_or_else(Vector3::x);
     let mut ascended = *start;
     if !overlapping {
         let apart = CONTACT_ROUNDING * magnitude;
