@@ -1,6 +1,6 @@
-//! Plücker lines against exact arithmetic: the common-normal distance equals the exact
-//! distance between long segments around the feet, and seed 003's dual identities (eqs. 5, 6)
-//! hold, on seeded random and nearly parallel line pairs.
+//! Plücker lines against exact arithmetic: the common-normal distance (and the cheap
+//! `distance_to`) equals the exact distance of the lines, and seed 003's dual identities
+//! (eqs. 5, 6) hold, on seeded random and nearly parallel line pairs.
 
 mod common;
 
@@ -45,6 +45,22 @@ fn common_normal_matches_exact_distance_and_dual_identities() {
                 "{:?}: {} vs {exact}",
                 c.relation,
                 c.distance
+            );
+            // The cheap distance (reciprocal product, or the common normal when nearly
+            // parallel) agrees with the same oracle.
+            let cheap = l1.distance_to(&l2);
+            assert!(
+                (cheap - exact).abs() <= 1e-12 * 20.0,
+                "distance_to: {cheap} vs {exact}"
+            );
+        } else {
+            assert_eq!(
+                l1.distance_to(&l2),
+                if c.relation == LineRelation::Identical {
+                    0.0
+                } else {
+                    c.distance.abs()
+                }
             );
         }
         // The feet are on their lines.
