@@ -3,7 +3,7 @@
 //!
 //! This is the finite cylinder of seed 003 (Ketchel & Larochelle), *not* a capsule: its ends
 //! are discs. A zero-length cylinder would be a disc of undefined orientation, so the
-//! constructor rejects it ([`Error::DegenerateAxis`](crate::Error::DegenerateAxis)); give a
+//! constructor rejects it ([`Error::DegenerateAxis`]); give a
 //! thin disc a tiny non-zero length. A zero-radius cylinder is legal and is its segment.
 
 use super::segment::Segment;

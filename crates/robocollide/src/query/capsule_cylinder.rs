@@ -7,7 +7,7 @@
 //!   further apart than its radius, the nearest cylinder point is on the lateral surface and
 //!   the distance is `d − r` exactly (the capsule around the cylinder's axis touches the
 //!   cylinder there, and it contains the cylinder, so this is also a lower bound);
-//! - otherwise [`axial_distance`](super::convex_pair::axial_distance): the exact cap test and
+//! - otherwise [`axial_distance`]: the exact cap test and
 //!   Newton's ascent on the closed-form gap of [`axial_gap`](super::axial_gap) (a segment is a
 //!   cylinder of radius 0), certified, with GJK as the fallback — or, for touching and
 //!   overlapping pairs, the conservative maximum-gap estimate.

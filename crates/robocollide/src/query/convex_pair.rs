@@ -8,7 +8,7 @@
 //!    `1e-13 ×` magnitude ([`certificate`](super::certificate)).
 //! 3. GJK ([`gjk`](super::gjk)): if it certifies a separating direction with a gap above the
 //!    rounding bound, the shapes are apart; the distance is that certified gap, refined by a
-//!    ridge-aware pattern search ([`refine_gap`](super::support_gap::refine_gap)) when its two
+//!    ridge-aware pattern search ([`refine_gap`]) when its two
 //!    bounds disagree by more than `1e-13 ×` magnitude; the value stays a certified lower bound.
 //! 4. Otherwise the shapes touch or overlap, and the deepest gap found by
 //!    [`AxialPair::deepest`] gives the (non-positive) signed distance.
@@ -31,11 +31,11 @@ const NEWTON_CERTIFIED: Real = 1e-13;
 /// closed form by `pair` ([`axial_gap`](super::axial_gap)).
 ///
 /// Apart (or not known to overlap): the exact cap test when a cap direction has the best gap
-/// of the unit `start` and the four axis directions, else Newton's ascent on the closed-form gap from
-/// the better of the two, accepted only when certified; failing that, GJK as in
-/// [`certified_distance`]. Touching or overlapping (`overlapping` is a proof of a common
-/// point, or no certificate was found): the deepest gap found by [`AxialPair::deepest`] from
-/// `candidates`.
+/// of the unit `start` and the four axis directions, else Newton's ascent on the closed-form
+/// gap from the better of the two, accepted only when certified; failing that, GJK with its
+/// certified gap refined along the ridges. Touching or overlapping (`overlapping` is a proof
+/// of a common point, or no certificate was found): the deepest gap found by
+/// [`AxialPair::deepest`] from `candidates`.
 pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
     pair: &AxialPair,
     (a, b): (&A, &B),

@@ -3,7 +3,7 @@
 //! - Lateral–lateral: if the closest points of the two axes are interior to both axes and
 //!   further apart than `r₁ + r₂`, the answer is `d − r₁ − r₂` exactly (as for capsules, whose
 //!   lateral surfaces coincide with the cylinders' there).
-//! - Otherwise [`axial_distance`](super::convex_pair::axial_distance): the closed-form cap test
+//! - Otherwise [`axial_distance`]: the closed-form cap test
 //!   and Newton's ascent on the closed-form gap function ([`axial_gap`](super::axial_gap)),
 //!   each accepted only with a certificate, GJK as the fallback.
 //! - Touching or overlapping (a common point is tried first: the axes' closest points and the

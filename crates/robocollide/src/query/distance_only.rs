@@ -1,7 +1,7 @@
 //! [`distance_only`]: the signed distance of a [`Shape`] pair without witness points or
 //! normal — the inner loop of robot checks, which need witnesses only for the pairs they report.
 //!
-//! Same values as [`shape_shape`](super::shape_shape) (same kernels, same contact rounding);
+//! Same values as [`shape_shape()`] (same kernels, same contact rounding);
 //! the sphere/capsule family skips the normal computation, cylinders use the full query.
 
 use super::segment_segment::closest_points;

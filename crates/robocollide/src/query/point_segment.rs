@@ -2,7 +2,7 @@
 //!
 //! Degenerate case: a zero-length segment is a point (`t = 0`). When the point lies on the
 //! segment the normal is a deterministic unit vector perpendicular to the segment
-//! ([`orthogonal_unit`](crate::math::orthogonal_unit)).
+//! ([`orthogonal_unit`]).
 
 use super::Separation;
 use crate::geom::Segment;
