@@ -537,6 +537,21 @@ pub fn avoid_plot(
     Ok(())
 }
 
+/// A panel of the two-panel plan picture: a caption and equal axes over `[−half, half]²`.
+fn square_panel<'a, 'b>(
+    area: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    caption: &str,
+    half: f64,
+) -> Result<ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>> {
+    ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 17))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(44)
+        .build_cartesian_2d(-half..half, -half..half)
+        .map_err(|e| anyhow!("{e:?}"))
+}
+
 /// Writes the two-panel picture of a planar plan: configuration space (obstacle region in
 /// grey, the two trees, the path in red) and workspace (circles, the arm along the path).
 pub fn plan2d_picture(
@@ -559,13 +574,7 @@ pub fn plan2d_picture(
     let red = RGBColor(214, 39, 40);
     let deg = |v: f64| v.to_degrees();
     // Configuration space.
-    let mut chart = ChartBuilder::on(&left)
-        .caption("configuration space: q2 over q1 [deg]", ("sans-serif", 17))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(44)
-        .build_cartesian_2d(-180.0..180.0, -180.0..180.0)
-        .map_err(|e| anyhow!("{e:?}"))?;
+    let mut chart = square_panel(&left, "configuration space: q2 over q1 [deg]", 180.0)?;
     chart
         .configure_mesh()
         .label_style(("sans-serif", 12))
@@ -616,13 +625,7 @@ pub fn plan2d_picture(
         )
         .map_err(|e| anyhow!("{e:?}"))?;
     // Workspace.
-    let mut chart = ChartBuilder::on(&right)
-        .caption("workspace [m]: the arm along the path", ("sans-serif", 17))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(44)
-        .build_cartesian_2d(-2.0..2.0, -2.0..2.0)
-        .map_err(|e| anyhow!("{e:?}"))?;
+    let mut chart = square_panel(&right, "workspace [m]: the arm along the path", 2.0)?;
     chart
         .configure_mesh()
         .label_style(("sans-serif", 12))

@@ -66,10 +66,17 @@ pub(crate) fn closest_parameters(
     closest_parameters_by(p0, u, Divide(uu), q0, v, Divide(vv))
 }
 
-/// How a parameter is divided by a squared length: exactly, or by a precomputed reciprocal.
+/// How a parameter is divided by a squared length: exactly ([`Divide`]), or by a precomputed
+/// reciprocal ([`Reciprocal`], one ulp less exact and no division on the robot check's path).
 pub(crate) trait PerLength: Copy {
-    fn is_zero(self) -> bool;
+    /// The number held: the squared length or its reciprocal (0 for a point either way).
+    fn held(self) -> Real;
+    /// `x` divided by the squared length.
     fn per(self, x: Real) -> Real;
+    #[inline]
+    fn is_zero(self) -> bool {
+        self.held() == 0.0
+    }
 }
 
 /// Division by the squared length itself.
@@ -81,9 +88,8 @@ pub(crate) struct Divide(pub Real);
 pub(crate) struct Reciprocal(pub Real);
 
 impl PerLength for Divide {
-    #[inline]
-    fn is_zero(self) -> bool {
-        self.0 == 0.0
+    fn held(self) -> Real {
+        self.0
     }
     #[inline]
     fn per(self, x: Real) -> Real {
@@ -92,9 +98,8 @@ impl PerLength for Divide {
 }
 
 impl PerLength for Reciprocal {
-    #[inline]
-    fn is_zero(self) -> bool {
-        self.0 == 0.0
+    fn held(self) -> Real {
+        self.0
     }
     #[inline]
     fn per(self, x: Real) -> Real {
