@@ -86,13 +86,6 @@ pub(crate) const FAST_STEP: Real = 1e-3;
 /// Newton steps shorter than this (radians) mean convergence to rounding.
 pub(crate) const POLISHED_STEP: Real = 1e-10;
 
-/// What a Newton step did.
-enum Outcome {
-    /// Moved to a better direction (probed).
-    Moved(Probe),
-    /// A step below the convergence threshold: the final direction.
-    Converged(Vector3),
-}
 /// Length (radians) of a steepest-ascent step where Newton's model is not concave.
 const LONG_STEP: Real = 0.5;
 /// Distance (sine of the angle) from a cone within which the cone itself is tested.
@@ -113,6 +106,14 @@ pub(crate) struct AxialPair {
     bodies: [Axial; 2],
     /// `centre_B − centre_A`.
     offset: Vector3,
+}
+
+/// What a Newton step did.
+enum Outcome {
+    /// Moved to a better direction (probed).
+    Moved(Probe),
+    /// A step below the convergence threshold: the final direction.
+    Converged(Vector3),
 }
 
 /// Value, gradient and tangent-plane curvature of the gap at one direction.
@@ -144,7 +145,8 @@ impl AxialPair {
         }
     }
 
-    /// The gap along unit `n` (a lower bound on the signed distance).
+    /// The gap along unit `n` (a lower bound on the signed distance): the value part of
+    /// `probe`, without the derivatives, for the many evaluations that need only the value.
     #[inline]
     pub(crate) fn gap(&self, n: &Vector3) -> Real {
         let mut g = self.offset.dot(n);
@@ -201,7 +203,7 @@ impl AxialPair {
         let mut active = [0, 1]
             .map(|k| self.bodies[k].has_ridge() && n.dot(&self.bodies[k].axis).abs() <= 1e-12);
         let mut at = self.probe(n, active);
-        for _it in 0..MAX_ITERATIONS {
+        for _ in 0..MAX_ITERATIONS {
             match self.step(&at, &mut active, converged_step) {
                 Some(Outcome::Moved(next)) => {
                     if let Some(cap) = self.optimal_cap_near(&next) {
