@@ -39,7 +39,8 @@ impl Cylinder {
         Ok(Self::from_axis(Segment::from_finite(a, b), radius))
     }
 
-    fn from_axis(axis: Segment, radius: Real) -> Self {
+    /// Builds from a validated, non-degenerate axis and a radius `>= 0` (no checks).
+    pub(crate) fn from_axis(axis: Segment, radius: Real) -> Self {
         let length = axis.length();
         let unit = crate::math::try_normalize(&axis.direction()).unwrap_or_else(Vector3::z);
         Self {

@@ -6,14 +6,17 @@
 //! the normal [`segment_segment`](super::segment_segment()) reports in that case.
 
 use super::Separation;
-use super::segment_segment::segment_segment;
+use super::segment_segment::segment_segment_direct;
 use crate::geom::Capsule;
 
 /// Signed distance between two capsules.
 #[inline]
 pub fn capsule_capsule(a: &Capsule, b: &Capsule) -> Separation {
     let magnitude = (a.axis().magnitude() + a.radius()).max(b.axis().magnitude() + b.radius());
-    segment_segment(a.axis(), b.axis())
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, capsule_capsule);
+    }
+    segment_segment_direct(a.axis(), b.axis())
         .inflated(a.radius(), b.radius())
         .with_contact_rounding(magnitude)
 }

@@ -22,6 +22,9 @@ use crate::math::Real;
 /// Signed distance from a capsule (a) to a flat-capped cylinder (b).
 pub fn capsule_cylinder(a: &Capsule, b: &Cylinder) -> Separation {
     let magnitude = (a.axis().magnitude() + a.radius()).max(b.axis().magnitude() + b.radius());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, capsule_cylinder);
+    }
     segment_cylinder(a.axis(), b, magnitude)
         .inflated(a.radius(), 0.0)
         .with_contact_rounding(magnitude)

@@ -12,7 +12,7 @@ use super::point_segment::closest_parameter;
 use super::segment_segment::closest_points;
 use super::support_gap::gap_along;
 use super::support_map::SupportMap;
-use crate::math::{Real, Vector3};
+use crate::math::{Point3, Real, Vector3};
 
 /// Alternating projections used to realise a witness pair for a direction.
 const POLISH_STEPS: usize = 3;
@@ -60,6 +60,60 @@ pub(crate) fn certify<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3) -
             point_b: y,
             normal: *n,
         },
+    }
+}
+
+/// Witness points along a direction `n` whose gap `g` is the reported (non-positive, or not
+/// certified) signed distance: a point `x` where a's support set at `n` meets b's support set
+/// at `−n` translated by `−g n` (the translation that brings the two into touching contact),
+/// and `x + g n`. Both lie on the support planes, and on the support sets themselves whenever
+/// their projections along `n` overlap (exactly so at the optimal direction); otherwise the
+/// midpoint of the nearest pair is used, off the sets by half their gap. The identity
+/// `point_b − point_a = distance · normal` holds by construction.
+///
+/// Plain support points would not do: when a support set is a segment or a disc (a segment
+/// parallel to a cylinder's side, two caps face to face), the support map returns an arbitrary
+/// end or rim point, and the two witnesses then need not face each other along `n`.
+pub(crate) fn contact_witnesses<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    n: &Vector3,
+) -> Separation {
+    let g = gap_along(a, b, n).distance;
+    let shifted = Translated {
+        shape: b,
+        by: n * -g,
+    };
+    let found = certify(a, &shifted, n).separation;
+    let x = found.point_a + (found.point_b - found.point_a) * 0.5;
+    Separation {
+        distance: g,
+        point_a: x,
+        point_b: x + n * g,
+        normal: *n,
+    }
+}
+
+/// A shape translated by `by`.
+struct Translated<'s, S> {
+    shape: &'s S,
+    by: Vector3,
+}
+
+impl<S: SupportMap> SupportMap for Translated<'_, S> {
+    fn support(&self, d: &Vector3) -> Point3 {
+        self.shape.support(d) + self.by
+    }
+    fn any_point(&self) -> Point3 {
+        self.shape.any_point() + self.by
+    }
+    fn nearest_point(&self, p: &Point3) -> Point3 {
+        self.shape.nearest_point(&(p - self.by)) + self.by
+    }
+    fn support_feature(&self, n: &Vector3) -> Option<crate::geom::Segment> {
+        self.shape
+            .support_feature(n)
+            .map(|s| crate::geom::Segment::from_finite(s.a() + self.by, s.b() + self.by))
     }
 }
 

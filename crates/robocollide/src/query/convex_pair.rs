@@ -15,7 +15,7 @@
 
 use super::Separation;
 use super::axial_gap::{AxialPair, FAST_STEP, POLISHED_STEP};
-use super::certificate::{Certified, certify};
+use super::certificate::{Certified, certify, contact_witnesses};
 use super::gjk::gjk_separation;
 use super::separation::CONTACT_ROUNDING;
 use super::support_gap::{gap_along, refine_gap};
@@ -85,7 +85,7 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
     } else {
         ascended
     };
-    gap_along(a, b, &best)
+    contact_witnesses(a, b, &best)
 }
 
 /// GJK's certified separation, its direction refined along the ridges when its two bounds
@@ -108,8 +108,12 @@ fn refined_gjk<A: SupportMap, B: SupportMap>(
         let initial_step = ((g.upper - g.lower) / g.upper).sqrt().clamp(1e-7, 0.1);
         let refined = refine_gap(a, b, start, initial_step, 1e-12, axes);
         if refined.distance > best.distance {
-            best.distance = refined.distance;
-            best.normal = refined.normal;
+            // Witnesses that realise the refined direction (GJK's belong to its own).
+            let realised = certify(a, b, &refined.normal).separation;
+            best = Separation {
+                distance: refined.distance,
+                ..realised
+            };
         }
     }
     best

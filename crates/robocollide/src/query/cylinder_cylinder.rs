@@ -23,6 +23,9 @@ use crate::geom::Cylinder;
 /// Signed distance between two flat-capped cylinders.
 pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
     let magnitude = (a.axis().magnitude() + a.radius()).max(b.axis().magnitude() + b.radius());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, cylinder_cylinder);
+    }
     let pair = closest_points(a.axis(), b.axis());
     let (u, v) = (a.axis().direction(), b.axis().direction());
     let core = Separation::between_points(pair.point_a, pair.point_b, || touching_normal(&u, &v));

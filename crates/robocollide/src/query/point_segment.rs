@@ -21,8 +21,20 @@ pub fn closest_parameter(p: &Point3, segment: &Segment) -> Real {
 }
 
 /// Distance from point `p` (shape a) to `segment` (shape b), with witness points and normal.
+///
+/// Any finite input: pairs of extreme magnitude are rescaled ([`safe_scale`](super::safe_scale)).
 #[inline]
 pub fn point_segment(p: &Point3, segment: &Segment) -> Separation {
+    let magnitude = p.coords.amax().max(segment.magnitude());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(p, segment, magnitude, point_segment_direct);
+    }
+    point_segment_direct(p, segment)
+}
+
+/// [`point_segment`] for magnitudes inside the safe range.
+#[inline]
+pub(crate) fn point_segment_direct(p: &Point3, segment: &Segment) -> Separation {
     let q = segment.at(closest_parameter(p, segment));
     Separation::between_points(*p, q, || orthogonal_unit(&segment.direction()))
 }

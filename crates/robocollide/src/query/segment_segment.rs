@@ -161,8 +161,20 @@ pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
 }
 
 /// Distance between segments `a` and `b`, with witness points and the normal from a to b.
+///
+/// Any finite input: pairs of extreme magnitude are rescaled ([`safe_scale`](super::safe_scale)).
 #[inline]
 pub fn segment_segment(a: &Segment, b: &Segment) -> Separation {
+    let magnitude = a.magnitude().max(b.magnitude());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, segment_segment_direct);
+    }
+    segment_segment_direct(a, b)
+}
+
+/// [`segment_segment`] for magnitudes inside the safe range.
+#[inline]
+pub(crate) fn segment_segment_direct(a: &Segment, b: &Segment) -> Separation {
     let pair = closest_points(a, b);
     Separation::between_points(pair.point_a, pair.point_b, || {
         touching_normal(&a.direction(), &b.direction())

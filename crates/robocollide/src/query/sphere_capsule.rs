@@ -5,14 +5,17 @@
 //! segment.
 
 use super::Separation;
-use super::point_segment::point_segment;
+use super::point_segment::point_segment_direct;
 use crate::geom::{Capsule, Sphere};
 
 /// Signed distance from a sphere (a) to a capsule (b).
 #[inline]
 pub fn sphere_capsule(a: &Sphere, b: &Capsule) -> Separation {
     let magnitude = (a.center().coords.amax() + a.radius()).max(b.axis().magnitude() + b.radius());
-    point_segment(&a.center(), b.axis())
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, sphere_capsule);
+    }
+    point_segment_direct(&a.center(), b.axis())
         .inflated(a.radius(), b.radius())
         .with_contact_rounding(magnitude)
 }

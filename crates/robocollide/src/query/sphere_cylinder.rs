@@ -14,6 +14,9 @@ use crate::math::{Point3, Vector3, orthogonal_unit, try_normalize};
 /// Signed distance from a sphere (a) to a flat-capped cylinder (b).
 pub fn sphere_cylinder(a: &Sphere, b: &Cylinder) -> Separation {
     let magnitude = (a.center().coords.amax() + a.radius()).max(b.axis().magnitude() + b.radius());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, sphere_cylinder);
+    }
     point_cylinder(&a.center(), b)
         .inflated(a.radius(), 0.0)
         .with_contact_rounding(magnitude)

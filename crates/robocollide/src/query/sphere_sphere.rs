@@ -9,9 +9,13 @@ use crate::math::Vector3;
 /// Signed distance between two spheres.
 #[inline]
 pub fn sphere_sphere(a: &Sphere, b: &Sphere) -> Separation {
+    let magnitude = magnitude(a).max(magnitude(b));
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, sphere_sphere);
+    }
     Separation::between_points(a.center(), b.center(), Vector3::x)
         .inflated(a.radius(), b.radius())
-        .with_contact_rounding(magnitude(a).max(magnitude(b)))
+        .with_contact_rounding(magnitude)
 }
 
 #[inline]

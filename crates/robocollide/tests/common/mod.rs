@@ -6,6 +6,7 @@ pub mod exact;
 pub mod generators;
 pub mod parry;
 pub mod projection_oracle;
+pub mod strategies;
 
 use rand::SeedableRng;
 pub use rand_chacha::ChaCha8Rng as TestRng;

@@ -1,0 +1,111 @@
+//! Scale robustness: every pair query answers correctly for *any* finite input, from
+//! subnormal coordinates up to `f64::MAX`.
+//!
+//! The kernels multiply coordinate differences. Directly, squares overflow above about
+//! `1e154` (a capsule from `−1e155` to `1e155` had an infinite squared length and reported
+//! "apart" for a sphere on its axis), and fourth powers such as `|u × v|²` lose their digits
+//! to underflow below about `1e-77`. So when the pair's magnitude lies outside
+//! `[SAFE_MIN, SAFE_MAX]` both shapes are multiplied by a power of two `2⁻ᵉ` that brings the magnitude near 1, the query runs there,
+//! and the answer is multiplied back by `2ᵉ`. Multiplying by a power of two is exact (short
+//! of the subnormal range, where only digits far below the magnitude's rounding unit are
+//! lost), so the scaled problem is the same problem; distances whose true value exceeds
+//! `f64::MAX` saturate there (still "apart", still finite).
+//!
+//! Inside the safe range the check is one comparison, so the common case pays nothing else.
+
+use super::Separation;
+use crate::geom::{Capsule, Cylinder, Segment, Sphere};
+use crate::math::{Point3, Real};
+
+/// Largest pair magnitude computed directly: `2¹⁵⁰ ≈ 1.4e45`, so products of up to six lengths (`|u × v|²` is a fourth power) stay finite.
+const SAFE_MAX: Real = 1.427_247_692_705_959_9e45;
+/// Smallest non-zero pair magnitude computed directly: `2⁻¹⁵⁰ ≈ 7e-46`, so such products stay
+/// normal numbers.
+const SAFE_MIN: Real = 7.006_492_321_624_085_4e-46;
+
+/// Shapes that can be multiplied by a scalar about the origin.
+pub(crate) trait Scalable: Sized {
+    /// The shape with every coordinate and length multiplied by `factor` (a power of two).
+    fn scaled(&self, factor: Real) -> Self;
+}
+
+impl Scalable for Point3 {
+    fn scaled(&self, factor: Real) -> Self {
+        Point3::from(self.coords * factor)
+    }
+}
+
+impl Scalable for Segment {
+    fn scaled(&self, factor: Real) -> Self {
+        Segment::from_finite(self.a().scaled(factor), self.b().scaled(factor))
+    }
+}
+
+impl Scalable for Sphere {
+    fn scaled(&self, factor: Real) -> Self {
+        Sphere::from_finite(self.center().scaled(factor), self.radius() * factor)
+    }
+}
+
+impl Scalable for Capsule {
+    fn scaled(&self, factor: Real) -> Self {
+        Capsule::from_finite(self.axis().scaled(factor), self.radius() * factor)
+    }
+}
+
+impl Scalable for Cylinder {
+    fn scaled(&self, factor: Real) -> Self {
+        Cylinder::from_axis(self.axis().scaled(factor), self.radius() * factor)
+    }
+}
+
+/// `true` when a pair of this magnitude must be rescaled before it is computed.
+#[inline]
+pub(crate) fn outside_safe_range(magnitude: Real) -> bool {
+    !(magnitude <= SAFE_MAX && (magnitude >= SAFE_MIN || magnitude == 0.0))
+}
+
+/// Runs `query` on `a` and `b` scaled by `2⁻ᵉ` so that `magnitude · 2⁻ᵉ` is about 1, and scales
+/// the answer back. Call only when [`outside_safe_range`] says so.
+#[cold]
+#[inline(never)]
+pub(crate) fn rescaled<A: Scalable, B: Scalable>(
+    a: &A,
+    b: &B,
+    magnitude: Real,
+    query: impl FnOnce(&A, &B) -> Separation,
+) -> Separation {
+    // Powers 2^±1000 are normal numbers; magnitudes up to 2^1024 (or down to 2^-1074) scaled
+    // by them land well inside the safe range.
+    let exponent = if magnitude.is_finite() {
+        magnitude.log2().ceil().clamp(-1000.0, 1000.0) as i32
+    } else {
+        1000
+    };
+    let down = (2.0 as Real).powi(-exponent);
+    let up = (2.0 as Real).powi(exponent);
+    let s = query(&a.scaled(down), &b.scaled(down));
+    Separation {
+        distance: (s.distance * up).clamp(-Real::MAX, Real::MAX),
+        point_a: s.point_a.scaled(up),
+        point_b: s.point_b.scaled(up),
+        normal: s.normal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_constants_are_the_powers_of_two_they_claim() {
+        assert_eq!(SAFE_MAX, (2.0 as Real).powi(150));
+        assert_eq!(SAFE_MIN, (2.0 as Real).powi(-150));
+        assert!(!outside_safe_range(0.0));
+        assert!(!outside_safe_range(1.0));
+        assert!(outside_safe_range(1e155));
+        assert!(outside_safe_range(1e-200));
+        assert!(outside_safe_range(Real::INFINITY));
+        assert!(outside_safe_range(Real::NAN));
+    }
+}
