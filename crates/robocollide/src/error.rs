@@ -26,6 +26,16 @@ pub enum Error {
         /// The value that was given.
         value: Real,
     },
+    /// A length beyond the documented range (see `geom::LENGTH_LIMIT`).
+    #[error("{field} = {value:e} m is out of range: lengths must be within ±{limit:e} m")]
+    OutOfRange {
+        /// Which input.
+        field: String,
+        /// The value given (metres).
+        value: Real,
+        /// The largest magnitude allowed.
+        limit: Real,
+    },
     /// A shape that needs an axis direction was given two coincident axis points.
     #[error(
         "{field}: the axis end points coincide at ({x}, {y}, {z}); a flat-capped cylinder needs an axis of non-zero length"
@@ -91,6 +101,15 @@ impl Error {
             Error::NegativeRadius { field, value } => Error::NegativeRadius {
                 field: format!("{prefix}.{field}"),
                 value,
+            },
+            Error::OutOfRange {
+                field,
+                value,
+                limit,
+            } => Error::OutOfRange {
+                field: format!("{prefix}.{field}"),
+                value,
+                limit,
             },
             Error::DegenerateAxis { field, x, y, z } => Error::DegenerateAxis {
                 field: format!("{prefix}.{field}"),

@@ -27,4 +27,4 @@ pub use line::{CommonNormal, Line, LineRelation, PARALLEL_SINE};
 pub use segment::Segment;
 pub use shape::Shape;
 pub use sphere::Sphere;
-pub use validate::{check_point, check_radius, check_scalar};
+pub use validate::{LENGTH_LIMIT, check_length, check_point, check_radius, check_scalar};

@@ -28,6 +28,26 @@ pub fn check_point(field: &str, p: Point3) -> Result<Point3> {
     Ok(p)
 }
 
+/// The largest magnitude (metres) of a length in a robot, cell or mechanism model: DH `a` and
+/// `d`, base and tool offsets, body coordinates and radii, prismatic joint values. No robot is
+/// larger; the shape queries themselves accept any finite value
+/// ([`safe_scale`](crate::query)), but the robot pair search squares sums of these lengths
+/// directly, so bounding them keeps it far from overflow. Values beyond are rejected, named.
+pub const LENGTH_LIMIT: Real = 1e6;
+
+/// A finite length with `|value| <= LENGTH_LIMIT`, or an error naming `field`.
+pub fn check_length(field: &str, value: Real) -> Result<Real> {
+    let value = check_scalar(field, value)?;
+    if value.abs() > LENGTH_LIMIT {
+        return Err(Error::OutOfRange {
+            field: field.to_owned(),
+            value,
+            limit: LENGTH_LIMIT,
+        });
+    }
+    Ok(value)
+}
+
 /// A finite radius `>= 0`. Negative zero is accepted as zero.
 pub fn check_radius(field: &str, r: Real) -> Result<Real> {
     let r = check_scalar(field, r)?;

@@ -52,12 +52,33 @@ impl SerialChain {
                 got: q.len(),
             });
         }
-        for (i, v) in q.iter().enumerate() {
-            if !v.is_finite() {
-                return Err(Error::NonFinite {
-                    field: format!("q[{}] (joint {})", i, i + 1),
-                    value: *v,
-                });
+        for (i, (v, joint)) in q.iter().zip(&self.joints).enumerate() {
+            let field = format!("q[{}] (joint {})", i, i + 1);
+            if joint.kind == JointKind::Prismatic {
+                crate::geom::check_length(&field, *v)?;
+            } else {
+                crate::geom::check_scalar(&field, *v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every length of the chain (DH `a`, `d`, prismatic limits, base and tool
+    /// offsets) is within [`LENGTH_LIMIT`](crate::geom::LENGTH_LIMIT); errors name the joint.
+    pub fn check_lengths(&self) -> Result<()> {
+        use crate::geom::check_length;
+        for (i, j) in self.joints.iter().enumerate() {
+            let field = |name: &str| format!("joints[{i}].{name}");
+            check_length(&field("a"), j.a)?;
+            check_length(&field("d"), j.d)?;
+            if let (JointKind::Prismatic, Some((lo, hi))) = (j.kind, j.limits) {
+                check_length(&field("limits[0]"), lo)?;
+                check_length(&field("limits[1]"), hi)?;
+            }
+        }
+        for (name, pose) in [("base", &self.base), ("tool", &self.tool)] {
+            for (axis, v) in ["x", "y", "z"].iter().zip(pose.translation.vector.iter()) {
+                check_length(&format!("{name}.{axis}"), *v)?;
             }
         }
         Ok(())

@@ -183,6 +183,7 @@ impl Cell {
                     )),
                 };
             model.chain.base = base * model.chain.base;
+            model.chain.check_lengths().map_err(|e| here(e.to_string()))?;
             let home = match &r.home {
                 Some(h) => {
                     let scaled: Vec<Real> = model

@@ -44,6 +44,7 @@ impl RobotModel {
                 frames
             )));
         }
+        chain.check_lengths().map_err(|e| bad(e.to_string()))?;
         for (i, body) in bodies.iter().enumerate() {
             let field = format!("body `{}`", body.name);
             if bodies[..i].iter().any(|b| b.name == body.name) {
@@ -57,6 +58,7 @@ impl RobotModel {
                 )));
             }
             crate::geom::check_radius(&format!("{field} radius"), body.radius())
+                .and_then(|r| crate::geom::check_length(&format!("{field} radius"), r))
                 .map_err(|e| bad(e.to_string()))?;
             for anchor in body.anchors() {
                 if anchor.frame >= frames {
@@ -66,6 +68,10 @@ impl RobotModel {
                     )));
                 }
                 crate::geom::check_point(&field, anchor.at).map_err(|e| bad(e.to_string()))?;
+                for (axis, v) in ["x", "y", "z"].iter().zip(anchor.at.iter()) {
+                    crate::geom::check_length(&format!("{field}.{axis}"), *v)
+                        .map_err(|e| bad(e.to_string()))?;
+                }
             }
         }
         Ok(Self {
