@@ -75,10 +75,16 @@ pub fn run(args: &DistanceArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A number for people: 12 significant digits, no `-0`.
+/// A number for people: 12 significant digits, no `-0`; scientific notation outside
+/// `1e-6 ≤ |x| < 1e12` (no 300-digit numbers).
 pub fn fmt_num(x: f64) -> String {
     let rounded: f64 = format!("{x:.11e}").parse().unwrap_or(x);
-    format!("{}", rounded + 0.0)
+    let rounded = rounded + 0.0;
+    if rounded != 0.0 && rounded.is_finite() && !(1e-6..1e12).contains(&rounded.abs()) {
+        format!("{rounded:e}")
+    } else {
+        format!("{rounded}")
+    }
 }
 
 fn fmt_point(p: &[f64]) -> String {
@@ -126,6 +132,14 @@ fn run_batch(path: &PathBuf) -> Result<ExitCode> {
     let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(BufReader::new(io::stdin().lock()))
     } else {
+        let meta = std::fs::metadata(path)
+            .with_context(|| format!("cannot open batch file {}", path.display()))?;
+        if !meta.is_file() {
+            anyhow::bail!(
+                "cannot read batch file {}: not a regular file (give a file, or - for stdin)",
+                path.display()
+            );
+        }
         let file = File::open(path)
             .with_context(|| format!("cannot open batch file {}", path.display()))?;
         Box::new(BufReader::new(file))
@@ -137,7 +151,18 @@ fn run_batch(path: &PathBuf) -> Result<ExitCode> {
         let number = index + 1;
         let answer = match line {
             Ok(line) => answer_line(&line),
-            Err(e) => Err(format!("unreadable line: {e}")),
+            // Invalid UTF-8 spoils one line (it has been consumed); any other read error
+            // would repeat for ever: stop with one message.
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                Err(format!("unreadable line: {e}"))
+            }
+            Err(e) => {
+                out.flush()?;
+                anyhow::bail!(
+                    "reading batch input {} failed at line {number}: {e}",
+                    path.display()
+                );
+            }
         };
         match answer {
             Ok(record) => serde_json::to_writer(&mut out, &record)?,

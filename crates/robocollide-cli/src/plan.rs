@@ -152,7 +152,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         SweepMode::Guaranteed { min_interval: 1e-6 },
         true,
     )?;
-    let verified = report.first_collision.is_none();
+    let verified = report.certified_free();
     println!(
         "  verification (guaranteed sweep of the whole path): {} ({} configurations evaluated)",
         if verified {

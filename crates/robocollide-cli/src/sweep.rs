@@ -26,7 +26,12 @@ By default the sweep is guaranteed: every segment between rows is certified free
 bounds, or bisected until a contact is found — a collision between samples cannot be missed.
 --sampled checks the rows only.
 
-Exit status: 0 no contact, 1 contact, 2 bad input.
+An uncertified stretch (neither proved free nor seen in contact at --min-interval, the
+float resolution of the times, or the evaluation budget of 4096 per row pair) is reported as
+such, never as a contact and never as free.
+
+Exit status: 0 certified free, 1 contact, 2 bad input, 3 no contact found but some stretch
+could not be certified.
 
 Example:
   robocollide sweep data/cells/ur5_irb120.toml data/cells/ur5_irb120_collide.csv --out sweep-out"
@@ -96,37 +101,25 @@ pub fn summary(report: &SweepReport, samples: usize, mode: SweepMode) -> String 
     let mut out = match mode {
         SweepMode::Sampled => format!("sampled sweep: {samples} samples checked\n"),
         SweepMode::Guaranteed { min_interval } => format!(
-            "guaranteed sweep: {samples} samples, {} configurations evaluated; every segment certified free or bisected to {min_interval} s{}\n",
+            "guaranteed sweep: {samples} samples, {} configurations evaluated; every segment certified free or bisected to {} s\n",
             report.evaluations,
-            if report.unresolved > 0 {
-                format!(
-                    " ({} contact onset(s) bracketed to that precision)",
-                    report.unresolved
-                )
-            } else {
-                String::new()
-            }
+            fmt_num(min_interval),
         ),
     };
+    for (t0, t1) in &report.uncertified {
+        out += &format!(
+            "COULD NOT CERTIFY t = {} .. {} s at this resolution: neither proved free nor seen in contact (try a smaller --min-interval, or rows further apart)\n",
+            fmt_num(*t0),
+            fmt_num(*t1)
+        );
+    }
     match &report.first_collision {
         Some((t, p)) => {
             let pair = format!(
                 "{} ({}) with {} ({}), {}",
                 p.a.label, p.a.link, p.b.label, p.b.link, p.pair_type
             );
-            // A positive distance at the reported time: the onset was bracketed, not hit.
-            out += &if p.distance > 0.0 {
-                format!(
-                    "FIRST CONTACT within {} s after t = {} s: {pair} — bracketed by bisection, not sampled\n",
-                    match mode {
-                        SweepMode::Guaranteed { min_interval } => fmt_num(min_interval),
-                        SweepMode::Sampled => "0".into(),
-                    },
-                    fmt_num(*t),
-                )
-            } else {
-                format!("FIRST CONTACT at t = {} s: {pair}\n", fmt_num(*t))
-            };
+            out += &format!("FIRST CONTACT at t = {} s: {pair}\n", fmt_num(*t));
             for (a, b) in &report.collision_intervals {
                 out += &format!(
                     "  in contact from t = {} s to {} s\n",
@@ -135,7 +128,8 @@ pub fn summary(report: &SweepReport, samples: usize, mode: SweepMode) -> String 
                 );
             }
         }
-        None => out += "no contact along the trajectory\n",
+        None if report.uncertified.is_empty() => out += "no contact along the trajectory\n",
+        None => out += "no contact found, but the trajectory is NOT certified free (see above)\n",
     }
     if let Some((t, p)) = &report.closest {
         out += &format!(
@@ -275,6 +269,8 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
     }
     Ok(if report.first_collision.is_some() {
         ExitCode::from(1)
+    } else if !report.uncertified.is_empty() {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })

@@ -1,4 +1,4 @@
-//! The crate's one error type.
+//! The crate's one error type, and the text helpers every file reader shares.
 //!
 //! Kernels (`geom` predicates, `query`) never fail: validation happens at the edges —
 //! constructors, file loading, text parsing — and every variant names the offending field and
@@ -121,4 +121,48 @@ impl Error {
             other => other,
         }
     }
+}
+
+/// Largest model, cell, scene, mechanism or trajectory file read (bytes): 256 MiB. A larger
+/// file is refused with an error rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads a text file, refusing what is not a regular file (a folder, a FIFO, `/dev/zero`:
+/// reading those would fail forever, block or never end) and files above [`MAX_FILE_BYTES`].
+/// Errors name the path.
+pub fn read_text_file(path: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let fail = |message: String| Error::File {
+        file: path.display().to_string(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(fail("cannot read: not a regular file".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "cannot read: {} bytes is more than the {MAX_FILE_BYTES}-byte limit",
+            meta.len()
+        )));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "cannot read: more than the {MAX_FILE_BYTES}-byte limit"
+        )));
+    }
+    Ok(text)
+}
+
+/// 1-based line of byte `offset` in `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }

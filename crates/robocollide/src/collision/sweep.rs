@@ -5,9 +5,14 @@
 //! - [`SweepMode::Guaranteed`] cannot miss one. On each segment between samples (a straight line
 //!   in joint space) it compares every pair's distance at the start with the two bodies' motion
 //!   bounds over the segment ([`MotionBound`]); if every pair's clearance exceeds the sum, the
-//!   whole segment is free. Otherwise it bisects, in time order. An interval shorter than
-//!   `min_interval` that still cannot be certified is reported as contact (conservative: a
-//!   false positive near contact, never a false negative).
+//!   whole segment is free. Otherwise it bisects, in time order, down to `min_interval` or to
+//!   the resolution of the floating-point times, whichever is coarser, and within a bounded
+//!   number of evaluations per segment ([`MAX_EVALUATIONS_PER_SEGMENT`]). What is left is one of
+//!   two things, never confused: a *contact onset* (the stretch ends at an evaluated
+//!   configuration in contact; the contact interval then starts at the stretch's start) or an
+//!   *uncertified stretch* ([`SweepReport::uncertified`]): neither proved free nor seen in
+//!   contact at this resolution. It is never reported as a contact between named bodies, and
+//!   never as free ([`SweepReport::certified_free`] is `false`).
 
 use super::checker::CellChecker;
 use super::motion_bound::MotionBound;
@@ -15,6 +20,12 @@ use super::report::PairReport;
 use super::trajectory::Trajectory;
 use crate::error::Result;
 use crate::math::Real;
+
+/// Most configurations the guaranteed sweep evaluates between two trajectory rows; stretches
+/// not settled by then are reported as uncertified (bounded work on any input).
+pub const MAX_EVALUATIONS_PER_SEGMENT: usize = 4096;
+/// Most bisection steps when locating the end of a contact interval.
+const MAX_EXIT_STEPS: usize = 64;
 
 /// How to sweep.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,9 +69,17 @@ pub struct SweepReport {
     pub closest: Option<(Real, PairReport)>,
     /// Number of configurations evaluated.
     pub evaluations: usize,
-    /// Intervals of length `min_interval` that could not be certified free and were reported as
-    /// contact: contact onsets (each located to within a few `min_interval`) or grazing.
-    pub unresolved: usize,
+    /// Stretches `[t0, t1]` (merged when adjacent) that could be neither certified free nor
+    /// seen in contact at the sweep's resolution (`min_interval`, the float spacing of the
+    /// times, or the evaluation budget). Not contacts: nothing is known to touch there.
+    pub uncertified: Vec<(Real, Real)>,
+}
+
+impl SweepReport {
+    /// `true` when the whole trajectory is proved free: no contact and no uncertified stretch.
+    pub fn certified_free(&self) -> bool {
+        self.first_collision.is_none() && self.uncertified.is_empty()
+    }
 }
 
 /// Index and value of the smallest entry (`(0, ∞)` when empty).
@@ -87,7 +106,10 @@ struct Segment<'c, 'a> {
     bound: &'c MotionBound,
     min_interval: Real,
     samples: Vec<Sample>,
-    unresolved: usize,
+    /// Stretches left uncertified (times), in time order.
+    uncertified: Vec<(Real, Real)>,
+    /// Evaluations left for the current segment.
+    budget: usize,
     body_bounds: Vec<Vec<Real>>,
 }
 
@@ -153,19 +175,22 @@ impl Segment<'_, '_> {
             return;
         }
         let mid = 0.5 * (s0 + s1);
-        let t_mid = ta + (tb - ta) * mid;
-        if (s1 - s0) * (tb - ta) <= self.min_interval {
-            // Cannot certify this tiny interval: conservatively report contact in it.
-            self.unresolved += 1;
-            let closest = smallest(at_s0);
-            self.samples.push(Sample {
-                t: t_mid,
-                distance: 0.0,
-                pair: closest.0,
-                given: false,
-            });
+        // Exact at the rows, so that stretch ends match the evaluated times.
+        let time = |s: Real| if s >= 1.0 { tb } else { ta + (tb - ta) * s };
+        let t_mid = time(mid);
+        // Stop at the resolution: `min_interval`, the float spacing of the parameter or of
+        // the times (epoch timestamps), or the segment's evaluation budget.
+        let resolved = (s1 - s0) * (tb - ta) <= self.min_interval
+            || mid <= s0
+            || mid >= s1
+            || t_mid <= time(s0)
+            || t_mid >= time(s1)
+            || self.budget == 0;
+        if resolved {
+            self.uncertified.push((time(s0), time(s1)));
             return;
         }
+        self.budget -= 1;
         let mut q = Vec::new();
         interpolate(qa, qb, mid, &mut q);
         let (at_mid, sample) = self.evaluate(&q, t_mid, false);
@@ -176,7 +201,7 @@ impl Segment<'_, '_> {
 }
 
 /// Evaluates rows `rows` of `trajectory` and, in guaranteed mode, certifies each segment from a
-/// row to the next. Returns the evaluated points (time order) and the unresolved count.
+/// row to the next. Returns the evaluated points and the uncertified stretches (time order).
 fn sweep_rows(
     checker: &mut CellChecker<'_>,
     trajectory: &Trajectory,
@@ -184,7 +209,7 @@ fn sweep_rows(
     bound: &MotionBound,
     rows: std::ops::Range<usize>,
     progress: &mut dyn FnMut(usize),
-) -> (Vec<Sample>, usize) {
+) -> Parts {
     let min_interval = match mode {
         SweepMode::Sampled => Real::INFINITY,
         SweepMode::Guaranteed { min_interval } => min_interval,
@@ -195,7 +220,8 @@ fn sweep_rows(
         bound,
         min_interval,
         samples: Vec::with_capacity(rows.len()),
-        unresolved: 0,
+        uncertified: Vec::new(),
+        budget: 0,
         body_bounds: vec![Vec::new(); robots],
     };
     let n = trajectory.len();
@@ -204,6 +230,7 @@ fn sweep_rows(
         segment.samples.push(sample);
         if k + 1 < n && matches!(mode, SweepMode::Guaranteed { .. }) {
             let (qa, qb) = (&trajectory.configs[k], &trajectory.configs[k + 1]);
+            segment.budget = MAX_EVALUATIONS_PER_SEGMENT;
             segment.certify(
                 qa,
                 qb,
@@ -216,8 +243,11 @@ fn sweep_rows(
         }
         progress(1);
     }
-    (segment.samples, segment.unresolved)
+    (segment.samples, segment.uncertified)
 }
+
+/// Evaluated points and uncertified stretches of some rows.
+type Parts = (Vec<Sample>, Vec<(Real, Real)>);
 
 /// Sweeps `trajectory` through `checker`'s cell. `progress` is called with
 /// `(rows done, rows total)`.
@@ -233,11 +263,11 @@ pub fn sweep(
     let bound = MotionBound::new(checker.cell());
     let n = trajectory.len();
     let mut done = 0;
-    let (samples, unresolved) = sweep_rows(checker, trajectory, mode, &bound, 0..n, &mut |k| {
+    let (samples, uncertified) = sweep_rows(checker, trajectory, mode, &bound, 0..n, &mut |k| {
         done += k;
         progress(done, n);
     });
-    Ok(finish(checker, trajectory, mode, samples, unresolved))
+    Ok(finish(checker, trajectory, mode, samples, uncertified))
 }
 
 /// [`sweep`] on all cores: the rows are split into chunks swept in parallel (rayon), each with
@@ -261,7 +291,7 @@ pub fn sweep_parallel(
     let n = trajectory.len();
     let chunk = (n / (8 * rayon::current_num_threads().max(1))).clamp(256, 65_536);
     let done = AtomicUsize::new(0);
-    let parts: Vec<(Vec<Sample>, usize)> = (0..n.div_ceil(chunk))
+    let parts: Vec<Parts> = (0..n.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
             let mut local = CellChecker::new(cell, include_self);
@@ -272,9 +302,12 @@ pub fn sweep_parallel(
             part
         })
         .collect();
-    let unresolved = parts.iter().map(|p| p.1).sum();
-    let samples = parts.into_iter().flat_map(|p| p.0).collect();
-    Ok(finish(&mut checker, trajectory, mode, samples, unresolved))
+    let (mut samples, mut uncertified) = (Vec::new(), Vec::new());
+    for (s, u) in parts {
+        samples.extend(s);
+        uncertified.extend(u);
+    }
+    Ok(finish(&mut checker, trajectory, mode, samples, uncertified))
 }
 
 /// Contact intervals, exits, first contact and closest point from the evaluated points.
@@ -283,16 +316,37 @@ fn finish(
     trajectory: &Trajectory,
     mode: SweepMode,
     mut samples: Vec<Sample>,
-    unresolved: usize,
+    stretches: Vec<(Real, Real)>,
 ) -> SweepReport {
     if let SweepMode::Guaranteed { min_interval } = mode {
         locate_contact_exits(checker, trajectory, &mut samples, min_interval);
     }
+    // Adjacent stretches merge; a merged stretch that ends at an evaluated contact is that
+    // contact's onset (the clearance shrinking to zero defeats the motion bound), located to
+    // the stretch; the others are uncertified.
+    let in_contact_at = |t: Real| {
+        let k = samples.partition_point(|s| s.t < t);
+        samples
+            .get(k)
+            .is_some_and(|s| s.t == t && s.distance <= 0.0)
+    };
+    let mut merged: Vec<(Real, Real)> = Vec::new();
+    for (t0, t1) in stretches {
+        match merged.last_mut() {
+            Some(last) if t0 <= last.1 => last.1 = last.1.max(t1),
+            _ => merged.push((t0, t1)),
+        }
+    }
+    let (onsets, uncertified): (Vec<_>, Vec<_>) =
+        merged.into_iter().partition(|&(_, t1)| in_contact_at(t1));
     let mut intervals: Vec<(Real, Real)> = Vec::new();
     let mut open: Option<Real> = None;
     for (i, s) in samples.iter().enumerate() {
         match (s.distance <= 0.0, open) {
-            (true, None) => open = Some(s.t),
+            (true, None) => {
+                let onset = onsets.iter().find(|o| o.1 == s.t).map_or(s.t, |o| o.0);
+                open = Some(onset);
+            }
             (false, Some(start)) => {
                 intervals.push((start, samples[i - 1].t));
                 open = None;
@@ -319,10 +373,7 @@ fn finish(
     let report_at = |checker: &mut CellChecker<'_>, sample: &Sample| -> (Real, PairReport) {
         let q = config_at(trajectory, sample.t);
         checker.pose(&q);
-        let mut report = checker.pair_report(sample.pair);
-        // An unresolved interval is reported as contact even if its midpoint is not.
-        report.distance = report.distance.min(sample.distance);
-        (sample.t, report)
+        (sample.t, checker.pair_report(sample.pair))
     };
     let first = samples.iter().find(|s| s.distance <= 0.0).copied();
     let closest = samples
@@ -337,7 +388,7 @@ fn finish(
         collision_intervals: intervals,
         first_collision,
         closest,
-        unresolved,
+        uncertified,
     }
 }
 
@@ -355,8 +406,12 @@ fn locate_contact_exits(
         if !(inside.distance <= 0.0 && outside.distance > 0.0) {
             continue;
         }
-        while outside.t - inside.t > min_interval {
+        for _ in 0..MAX_EXIT_STEPS {
             let t = 0.5 * (inside.t + outside.t);
+            // Stop at `min_interval` or at the float spacing of the times.
+            if outside.t - inside.t <= min_interval || t <= inside.t || t >= outside.t {
+                break;
+            }
             checker.pose(&config_at(trajectory, t));
             let Some(c) = checker.closest() else { break };
             let mid = Sample {

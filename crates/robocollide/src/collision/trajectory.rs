@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, read_text_file};
 use crate::math::Real;
 use crate::robot::Cell;
 
@@ -144,10 +144,7 @@ impl Trajectory {
 
     /// Loads a CSV trajectory file.
     pub fn load(path: &Path, cell: &Cell) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::File {
-            file: path.display().to_string(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_text_file(path)?;
         Self::parse(&text, &path.display().to_string(), cell)
     }
 

@@ -24,8 +24,8 @@ use toml::Spanned;
 use super::four_c::{Branch, FourC, FourCConfiguration, InputRange};
 use super::four_c_study::{AxisLengths, StepBodies, segment_pairs, segments};
 use crate::error::{Error, Result};
+use crate::error::{line_of, read_text_file};
 use crate::math::Real;
-use crate::robot::model_file::line_of;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -199,10 +199,7 @@ impl FourCStudy {
 
     /// Loads a mechanism file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::File {
-            file: path.display().to_string(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_text_file(path)?;
         Self::parse(&text, &path.display().to_string())
     }
 

@@ -117,7 +117,7 @@ impl Validity for CellValidity<'_> {
             |_, _| {},
         ) {
             Ok(report) => {
-                report.first_collision.is_none()
+                report.certified_free()
                     && report.samples.iter().all(|s| s.distance > self.clearance)
             }
             Err(_) => false,

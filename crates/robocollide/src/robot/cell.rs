@@ -30,10 +30,11 @@ use toml::Spanned;
 
 use super::detail::DetailLevel;
 use super::model::RobotModel;
-use super::model_file::{BodyRecord, PoseRecord, line_of, load_robot};
+use super::model_file::{BodyRecord, PoseRecord, load_robot};
 use super::self_pairs::SelfPairs;
 use super::units::Units;
 use crate::error::{Error, Result};
+use crate::error::{line_of, read_text_file};
 use crate::kinematics::{DhConvention, SerialChain};
 use crate::math::Real;
 
@@ -98,10 +99,7 @@ struct CellRecord {
 impl Cell {
     /// Loads a cell (or static scene) file; model paths are relative to its folder.
     pub fn load(path: &Path) -> Result<Cell> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::File {
-            file: path.display().to_string(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_text_file(path)?;
         Self::parse(
             &text,
             &path.display().to_string(),
@@ -183,7 +181,10 @@ impl Cell {
                     )),
                 };
             model.chain.base = base * model.chain.base;
-            model.chain.check_lengths().map_err(|e| here(e.to_string()))?;
+            model
+                .chain
+                .check_lengths()
+                .map_err(|e| here(e.to_string()))?;
             let home = match &r.home {
                 Some(h) => {
                     let scaled: Vec<Real> = model

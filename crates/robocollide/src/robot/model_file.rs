@@ -45,7 +45,7 @@ use super::detail::{DetailLevel, detail_bodies};
 use super::model::RobotModel;
 use super::self_pairs::SelfPairs;
 use super::units::Units;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, line_of, read_text_file};
 use crate::kinematics::{DhConvention, DhJoint, JointKind, SerialChain};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 
@@ -198,15 +198,6 @@ struct RobotRecord {
     bodies: Vec<Spanned<BodyRecord>>,
     #[serde(default)]
     self_collision: SelfCollisionRecord,
-}
-
-/// 1-based line of byte `offset` in `text`.
-pub(crate) fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())]
-        .bytes()
-        .filter(|&b| b == b'\n')
-        .count()
-        + 1
 }
 
 /// Resolves a link reference against `links`.
@@ -428,10 +419,7 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
 
 /// Loads a robot model file.
 pub fn load_robot(path: &Path, level: Option<DetailLevel>) -> Result<RobotModel> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::File {
-        file: path.display().to_string(),
-        message: format!("cannot read: {e}"),
-    })?;
+    let text = read_text_file(path)?;
     parse_robot(&text, &path.display().to_string(), level)
 }
 
