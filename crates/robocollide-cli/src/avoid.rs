@@ -11,6 +11,7 @@ use robocollide::robot::Cell;
 
 use crate::check::configuration;
 use crate::distance::fmt_num;
+use crate::output::option_in_range;
 
 /// Arguments of `robocollide avoid`.
 #[derive(Debug, Args)]
@@ -95,9 +96,17 @@ fn summary(label: &str, run: &[SimulationStep], safety: f64) -> String {
     )
 }
 
+/// Most control periods one run simulates (each is stored for the report and plots).
+const MAX_PERIODS: f64 = 1e6;
+
 /// Runs the subcommand.
 pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
     let (cell, start, goal) = match &args.cell {
+        None if !(args.start.is_empty() && args.goal.is_empty()) => {
+            bail!(
+                "--start and --goal need a CELL file (without one, the shipped scenario runs with its own start and goal)"
+            );
+        }
         None => {
             let cell = crate::demo::embedded_cell()?;
             let deg = |v: &[f64]| v.iter().map(|d| d.to_radians()).collect::<Vec<_>>();
@@ -138,12 +147,16 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
         .iter()
         .map(|r| !args.hold.contains(&r.label))
         .collect();
-    if !(args.duration > 0.0
-        && args.duration.is_finite()
-        && args.gain.is_finite()
-        && args.gain >= 0.0)
-    {
-        bail!("--duration must be positive and --gain finite and >= 0");
+    option_in_range("--duration", args.duration, 1e-6, 3600.0, "s")?;
+    option_in_range("--dt", args.dt, 1e-6, 1.0, "s")?;
+    option_in_range("--gain", args.gain, 0.0, 1e6, "1/s")?;
+    if args.duration / args.dt > MAX_PERIODS {
+        bail!(
+            "--duration {} s at --dt {} s is {} control periods; at most {MAX_PERIODS} are simulated (raise --dt or shorten --duration)",
+            fmt_num(args.duration),
+            fmt_num(args.dt),
+            fmt_num((args.duration / args.dt).ceil())
+        );
     }
     let settings = FilterSettings {
         influence: args.influence,
@@ -186,7 +199,7 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
     );
     print!("{}", summary("without filter", &unfiltered, args.safety));
     print!("{}", summary("with filter", &filtered, args.safety));
-    std::fs::create_dir_all(&args.out)?;
+    crate::output::create_folder(&args.out)?;
     let mut csv = String::from(
         "t,distance_filtered,speed_filtered,active,status,distance_unfiltered,speed_unfiltered\n",
     );
@@ -196,9 +209,9 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
             f.t, f.distance, f.speed, f.active, f.status, u.distance, u.speed
         );
     }
-    std::fs::write(args.out.join("avoid.csv"), csv)?;
-    std::fs::write(
-        args.out.join("avoid.json"),
+    crate::output::write_file(&args.out.join("avoid.csv"), csv)?;
+    crate::output::write_file(
+        &args.out.join("avoid.json"),
         serde_json::to_string_pretty(
             &serde_json::json!({"cell": cell.name, "settings": settings, "filtered": filtered, "unfiltered": unfiltered}),
         )?,

@@ -8,7 +8,7 @@ use clap::Args;
 use robocollide::collision::{CellChecker, CheckReport, PairReport};
 use robocollide::robot::Cell;
 
-use crate::distance::fmt_num;
+use crate::distance::{fmt_num, fmt_point};
 
 /// Arguments of `robocollide check`.
 #[derive(Debug, Args)]
@@ -92,21 +92,70 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
 /// One line describing a pair.
 pub fn pair_line(p: &PairReport) -> String {
     format!(
-        "{:>12}  {:<17} {:<26} {:<26}",
+        "{} m  {}  {} ({}) – {} ({})",
         fmt_num(p.distance),
         p.pair_type,
-        format!("{} ({})", p.a.label, p.a.link),
-        format!("{} ({})", p.b.label, p.b.link)
+        p.a.label,
+        p.a.link,
+        p.b.label,
+        p.b.link
     )
+}
+
+/// A table of pairs whose columns are as wide as their longest entry.
+pub fn pair_table(pairs: &[PairReport]) -> String {
+    let header = ["distance [m]", "type", "a", "b"];
+    let rows: Vec<[String; 4]> = pairs
+        .iter()
+        .map(|p| {
+            [
+                fmt_num(p.distance),
+                p.pair_type.clone(),
+                format!("{} ({})", p.a.label, p.a.link),
+                format!("{} ({})", p.b.label, p.b.link),
+            ]
+        })
+        .collect();
+    let width = |k: usize| {
+        rows.iter()
+            .map(|r| r[k].chars().count())
+            .chain([header[k].chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let w = [width(0), width(1), width(2), width(3)];
+    let line = |cells: [&str; 4]| {
+        format!(
+            "{:>w0$}  {:<w1$}  {:<w2$}  {}\n",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2]
+        )
+    };
+    let mut out = line(header);
+    for r in &rows {
+        out += &line([&r[0], &r[1], &r[2], &r[3]]);
+    }
+    out
 }
 
 /// The readable report.
 pub fn describe(cell: &Cell, report: &CheckReport) -> String {
     let mut out = format!(
-        "{} — {} robot(s), {} pairs checked\n",
+        "{} — {} robot(s), {} pairs checked\nmodels: {}\n",
         cell.name,
         cell.robots.len(),
-        report.pairs_checked
+        report.pairs_checked,
+        report
+            .robots
+            .iter()
+            .map(|r| r.line())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let contacts = report
         .close_pairs
@@ -120,15 +169,15 @@ pub fn describe(cell: &Cell, report: &CheckReport) -> String {
     };
     if let Some(c) = &report.closest {
         out += &format!(
-            "closest: {} ({}) and {} ({}), {}, distance {} m\n  witness points {:?} and {:?}\n",
+            "closest: {} ({}) and {} ({}), {}, distance {} m\n  witness points {} and {}\n",
             c.a.label,
             c.a.link,
             c.b.label,
             c.b.link,
             c.pair_type,
             fmt_num(c.distance),
-            c.point_a.map(|x| fmt_num(x).parse::<f64>().unwrap_or(x)),
-            c.point_b.map(|x| fmt_num(x).parse::<f64>().unwrap_or(x))
+            fmt_point(&c.point_a),
+            fmt_point(&c.point_b)
         );
     }
     out += &format!(
@@ -137,14 +186,7 @@ pub fn describe(cell: &Cell, report: &CheckReport) -> String {
         report.close_pairs.len()
     );
     if !report.close_pairs.is_empty() {
-        out += &format!(
-            "{:>12}  {:<17} {:<26} {:<26}\n",
-            "distance [m]", "type", "a", "b"
-        );
-        for p in &report.close_pairs {
-            out += &pair_line(p);
-            out.push('\n');
-        }
+        out += &pair_table(&report.close_pairs);
     }
     out
 }

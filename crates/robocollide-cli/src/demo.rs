@@ -136,8 +136,8 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         cell.threshold,
         Some((&sampled, "rows only (sampled)")),
     )?;
-    std::fs::write(
-        args.out.join("report.json"),
+    crate::output::write_file(
+        &args.out.join("report.json"),
         serde_json::to_string_pretty(&serde_json::json!({
             "cell": cell.name,
             "start": start,

@@ -87,8 +87,12 @@ pub fn fmt_num(x: f64) -> String {
     }
 }
 
-fn fmt_point(p: &[f64]) -> String {
-    format!("({}, {}, {})", fmt_num(p[0]), fmt_num(p[1]), fmt_num(p[2]))
+/// `(x, y, z)` with [`fmt_num`].
+/// Components below `1e-12 ×` the largest are rounding noise and print as 0.
+pub fn fmt_point(p: &[f64]) -> String {
+    let largest = p.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let show = |x: f64| fmt_num(if x.abs() < 1e-12 * largest { 0.0 } else { x });
+    format!("({}, {}, {})", show(p[0]), show(p[1]), show(p[2]))
 }
 
 /// A readable multi-line summary of one answer.

@@ -121,8 +121,8 @@ pub fn run(args: &FourCArgs) -> Result<ExitCode> {
     } else {
         print!("{}", describe(&report, args.case_study));
     }
-    std::fs::create_dir_all(&args.out)?;
-    std::fs::write(args.out.join("fourc.json"), json)?;
+    crate::output::create_folder(&args.out)?;
+    crate::output::write_file(&args.out.join("fourc.json"), json)?;
     crate::plot::fourc_plot(&args.out.join("fourc.png"), &report, &curves)?;
     if !args.json {
         println!("Wrote fourc.json and fourc.png to {}", args.out.display());

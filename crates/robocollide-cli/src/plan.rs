@@ -14,6 +14,7 @@ use robocollide::robot::Cell;
 
 use crate::check::configuration;
 use crate::distance::fmt_num;
+use crate::output::option_in_range;
 use crate::sweep::{run_sweep, write_outputs};
 
 /// Arguments of `robocollide plan`.
@@ -44,15 +45,17 @@ pub struct PlanArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Time limit (s).
+    /// Time limit (s), at most one day.
     #[arg(long, default_value_t = 30.0)]
     time_limit: f64,
-    /// Largest tree edge (rad).
+    /// Largest tree edge (rad), in (0, 2π].
     #[arg(long, default_value_t = 0.3)]
     max_step: f64,
-    /// Required clearance at evaluated configurations (m).
-    #[arg(long, default_value_t = 0.0)]
-    clearance: f64,
+    /// Required clearance at evaluated configurations (m), for every checked pair (self pairs
+    /// included). Default 0: paths only avoid contact and may pass closer than the cell's
+    /// threshold; the output says so.
+    #[arg(long)]
+    clearance: Option<f64>,
     /// Output folder.
     #[arg(long, default_value = "robocollide-plan")]
     out: PathBuf,
@@ -97,20 +100,43 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
     };
     let parse = |text: &str| configuration(&alone, &[text.to_owned()]);
     let (start, goal) = (parse(&start_text)?, parse(&goal_text)?);
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        bail!("--time-limit must be a positive number of seconds");
-    }
-    let mut validity = CellValidity::new(&cell, index, fixed.clone(), args.clearance, true)?;
+    let time_limit = option_in_range("--time-limit", args.time_limit, 1e-3, 86_400.0, "s")?;
+    let max_step = option_in_range(
+        "--max-step",
+        args.max_step,
+        1e-9,
+        std::f64::consts::TAU,
+        "rad",
+    )?;
+    let clearance = option_in_range(
+        "--clearance",
+        args.clearance.unwrap_or(0.0),
+        0.0,
+        robocollide::geom::LENGTH_LIMIT,
+        "m",
+    )?;
+    let mut validity = CellValidity::new(&cell, index, fixed.clone(), clearance, true)?;
     let settings = PlannerSettings {
-        max_step: args.max_step,
+        max_step,
         seed: args.seed,
-        time_limit: Duration::from_secs_f64(args.time_limit),
+        time_limit: Duration::from_secs_f64(time_limit),
         ..Default::default()
     };
     println!(
         "robocollide plan — {}: {} ({}) moves, the others stand still",
         cell.name, robot, cell.robots[index].model.name
     );
+    if args.clearance.is_some() {
+        println!(
+            "  clearance kept at every evaluated configuration: {} m; every motion certified contact-free",
+            fmt_num(clearance)
+        );
+    } else {
+        println!(
+            "  clearance: none required (the cell's threshold of {} m is NOT kept; pass --clearance to require one); every motion certified contact-free",
+            fmt_num(cell.threshold)
+        );
+    }
     let plan = match rrt_connect(&mut validity, &start, &goal, &settings) {
         Ok(plan) => plan,
         Err(e) => {
@@ -162,7 +188,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         },
         report.evaluations
     );
-    std::fs::create_dir_all(&args.out)?;
+    crate::output::create_folder(&args.out)?;
     // path.csv in the cell's units: a trajectory `robocollide sweep` accepts.
     let scales: Vec<f64> = cell
         .robots
@@ -188,9 +214,9 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
             .collect();
         csv += &(row.join(",") + "\n");
     }
-    std::fs::write(args.out.join("path.csv"), csv)?;
-    std::fs::write(
-        args.out.join("plan.json"),
+    crate::output::write_file(&args.out.join("path.csv"), csv)?;
+    crate::output::write_file(
+        &args.out.join("plan.json"),
         serde_json::to_string_pretty(
             &serde_json::json!({"cell": cell.name, "robot": robot, "plan": plan, "verified": verified}),
         )?,

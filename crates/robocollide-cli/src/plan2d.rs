@@ -96,9 +96,9 @@ pub fn run(args: &Plan2dArgs) -> Result<ExitCode> {
         .windows(2)
         .all(|w| validity.motion_valid(&w[0], &w[1]));
     println!("  every path segment certified free: {verified}");
-    std::fs::create_dir_all(&args.out)?;
-    std::fs::write(
-        args.out.join("plan2d.json"),
+    crate::output::create_folder(&args.out)?;
+    crate::output::write_file(
+        &args.out.join("plan2d.json"),
         serde_json::to_string_pretty(&serde_json::json!({"plan": plan, "verified": verified}))?,
     )?;
     crate::plot::plan2d_picture(&args.out.join("plan2d.png"), &mut validity, &circles, &plan)?;

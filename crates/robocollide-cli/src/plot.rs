@@ -29,7 +29,7 @@ where
         .label_font(("sans-serif", 13))
         .position(SeriesLabelPosition::UpperRight)
         .draw()
-        .map_err(|e| anyhow!("{e:?}"))
+        .map_err(|e| anyhow!("{e}"))
 }
 
 /// Grid, axis titles and tick labels of every time-series chart; `y_decimals` fixes the
@@ -57,7 +57,7 @@ where
     if y_decimals.is_some() {
         mesh.y_label_formatter(&fixed);
     }
-    mesh.draw().map_err(|e| anyhow!("{e:?}"))
+    mesh.draw().map_err(|e| anyhow!("{e}"))
 }
 
 /// Registers the shipped font once.
@@ -93,7 +93,7 @@ fn draw_distance<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
     let (t0, t1) = (
         plot.curve.first().map_or(0.0, |s| s.t),
         plot.curve.last().map_or(1.0, |s| s.t).max(1e-9),
@@ -121,7 +121,7 @@ where
         .x_label_area_size(42)
         .y_label_area_size(64)
         .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     draw_axes(&mut chart, "time [s]", "minimum distance [m]", Some(3))?;
     let contact = RGBColor(214, 39, 40);
     for &(a, b) in plot.intervals {
@@ -131,14 +131,14 @@ where
                 [(a, lo - pad), (b, hi + pad)],
                 contact.mix(0.18).filled(),
             )))
-            .map_err(|e| anyhow!("{e:?}"))?;
+            .map_err(|e| anyhow!("{e}"))?;
     }
     chart
         .draw_series(LineSeries::new(
             [(t0, 0.0), (t1, 0.0)],
             BLACK.stroke_width(1),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label("contact (d = 0)")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLACK));
     let orange = RGBColor(255, 127, 14);
@@ -149,7 +149,7 @@ where
             4,
             orange.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label(format!("threshold {} m", plot.threshold))
         .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], orange.stroke_width(2)));
     if let Some((other, label)) = plot.comparison {
@@ -161,7 +161,7 @@ where
                 3,
                 grey.stroke_width(1),
             ))
-            .map_err(|e| anyhow!("{e:?}"))?
+            .map_err(|e| anyhow!("{e}"))?
             .label(label)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], grey));
     }
@@ -171,7 +171,7 @@ where
             plot.curve.iter().map(|s| (s.t, s.distance)),
             blue.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label("minimum distance")
         .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], blue.stroke_width(2)));
     chart
@@ -181,7 +181,7 @@ where
                 .filter(|s| s.given)
                 .map(|s| Circle::new((s.t, s.distance), 4, blue.filled())),
         )
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label("trajectory rows")
         .legend(move |(x, y)| Circle::new((x + 9, y), 4, blue.filled()));
     let purple = RGBColor(148, 103, 189);
@@ -192,18 +192,18 @@ where
                 .filter(|s| !s.given)
                 .map(|s| Cross::new((s.t, s.distance), 3, purple.stroke_width(1))),
         )
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label("points added by the guaranteed sweep")
         .legend(move |(x, y)| Cross::new((x + 9, y), 3, purple.stroke_width(1)));
     if let Some(t) = plot.first_collision {
         chart
             .draw_series(std::iter::once(Circle::new((t, 0.0), 6, contact.filled())))
-            .map_err(|e| anyhow!("{e:?}"))?
+            .map_err(|e| anyhow!("{e}"))?
             .label(format!("first contact t = {t:.4} s"))
             .legend(move |(x, y)| Circle::new((x + 9, y), 5, contact.filled()));
     }
     draw_legend(&mut chart)?;
-    root.present().map_err(|e| anyhow!("{e:?}"))?;
+    root.present().map_err(|e| anyhow!("{e}"))?;
     Ok(())
 }
 
@@ -277,13 +277,13 @@ where
         .x_label_area_size(30)
         .y_label_area_size(48)
         .build_cartesian_2d((hc - half)..(hc + half), (vc - half)..(vc + half))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     chart
         .configure_mesh()
         .label_style(("sans-serif", 12))
         .light_line_style(RGBColor(240, 240, 240))
         .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let plot_px = chart.plotting_area().dim_in_pixel();
     let px_per_m = f64::from(plot_px.0.min(plot_px.1)) / (2.0 * half);
     let to = |p: &robocollide::math::Point3| (p[h], p[v]);
@@ -311,7 +311,7 @@ where
                 ];
                 chart
                     .draw_series(std::iter::once(Polygon::new(quad, fill)))
-                    .map_err(|e| anyhow!("{e:?}"))?;
+                    .map_err(|e| anyhow!("{e}"))?;
             }
             let rpx = (r * px_per_m).round().max(1.0) as i32;
             let caps: Vec<(f64, f64)> = if matches!(s, Shape::Cylinder(_)) {
@@ -321,10 +321,10 @@ where
             };
             chart
                 .draw_series(caps.into_iter().map(|c| Circle::new(c, rpx, fill)))
-                .map_err(|e| anyhow!("{e:?}"))?;
+                .map_err(|e| anyhow!("{e}"))?;
             chart
                 .draw_series(std::iter::once(PathElement::new(vec![pa, pb], edge)))
-                .map_err(|e| anyhow!("{e:?}"))?;
+                .map_err(|e| anyhow!("{e}"))?;
         }
     }
     if let Some(p) = pair {
@@ -335,10 +335,10 @@ where
                 vec![a, b],
                 red.stroke_width(3),
             )))
-            .map_err(|e| anyhow!("{e:?}"))?;
+            .map_err(|e| anyhow!("{e}"))?;
         chart
             .draw_series([a, b].map(|c| Circle::new(c, 5, red.filled())))
-            .map_err(|e| anyhow!("{e:?}"))?;
+            .map_err(|e| anyhow!("{e}"))?;
     }
     Ok(())
 }
@@ -353,10 +353,10 @@ pub fn scene_picture(
 ) -> Result<()> {
     register_font();
     let root = BitMapBackend::new(path, (1300, 680)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
     let root = root
         .titled(title, ("sans-serif", 22))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let (left, right) = root.split_horizontally(650);
     let range = [0, 1, 2]
         .iter()
@@ -372,12 +372,12 @@ pub fn scene_picture(
             [(80, y), (98, y + 14)],
             r.color.mix(0.55).filled(),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
         left.draw(&Text::new(r.label.clone(), (106, y), ("sans-serif", 15)))
-            .map_err(|e| anyhow!("{e:?}"))?;
+            .map_err(|e| anyhow!("{e}"))?;
     }
     root.present()
-        .map_err(|e| anyhow!("{e:?}"))
+        .map_err(|e| anyhow!("{e}"))
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
@@ -392,10 +392,10 @@ fn draw_avoid<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
     let root = root
         .titled(title, ("sans-serif", 22))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let (top, bottom) = root.split_vertically((55).percent_height());
     let t1 = filtered.last().map_or(1.0, |s| s.t).max(1e-9);
     let blue = RGBColor(31, 119, 180);
@@ -422,7 +422,7 @@ where
         .x_label_area_size(30)
         .y_label_area_size(64)
         .build_cartesian_2d(0.0..t1, lo..hi)
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     draw_axes(&mut chart, "", "minimum distance [m]", Some(2))?;
     for (value, label, color) in [
         (
@@ -443,19 +443,19 @@ where
                 4,
                 color.stroke_width(2),
             ))
-            .map_err(|e| anyhow!("{e:?}"))?
+            .map_err(|e| anyhow!("{e}"))?
             .label(label)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
     }
     chart
         .draw_series(LineSeries::new([(0.0, 0.0), (t1, 0.0)], BLACK))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     chart
         .draw_series(LineSeries::new(
             unfiltered.iter().map(|s| (s.t, s.distance.max(lo))),
             red.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label("without filter")
         .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], red.stroke_width(2)));
     chart
@@ -463,7 +463,7 @@ where
             filtered.iter().map(|s| (s.t, s.distance)),
             blue.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?
+        .map_err(|e| anyhow!("{e}"))?
         .label("with filter")
         .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], blue.stroke_width(2)));
     draw_legend(&mut chart)?;
@@ -480,20 +480,20 @@ where
         .x_label_area_size(36)
         .y_label_area_size(64)
         .build_cartesian_2d(0.0..t1, 0.0..vmax)
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     draw_axes(&mut chart, "time [s]", "joint speed ‖q̇‖ [rad/s]", None)?;
     chart
         .draw_series(LineSeries::new(
             unfiltered.iter().map(|s| (s.t, s.speed)),
             red.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     chart
         .draw_series(LineSeries::new(
             filtered.iter().map(|s| (s.t, s.speed)),
             blue.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     chart
         .draw_series(
             filtered
@@ -501,8 +501,8 @@ where
                 .filter(|s| s.active > 0)
                 .map(|s| Circle::new((s.t, 0.02 * vmax), 1, orange.filled())),
         )
-        .map_err(|e| anyhow!("{e:?}"))?;
-    root.present().map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
+    root.present().map_err(|e| anyhow!("{e}"))?;
     Ok(())
 }
 
@@ -549,7 +549,7 @@ fn square_panel<'a, 'b>(
         .x_label_area_size(30)
         .y_label_area_size(44)
         .build_cartesian_2d(-half..half, -half..half)
-        .map_err(|e| anyhow!("{e:?}"))
+        .map_err(|e| anyhow!("{e}"))
 }
 
 /// Writes the two-panel picture of a planar plan: configuration space (obstacle region in
@@ -563,13 +563,13 @@ pub fn plan2d_picture(
     use robocollide::planning::Validity;
     register_font();
     let root = BitMapBackend::new(path, (1300, 660)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
     let root = root
         .titled(
             "RRT-Connect for a two-link arm among circles",
             ("sans-serif", 22),
         )
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let (left, right) = root.split_horizontally(650);
     let red = RGBColor(214, 39, 40);
     let deg = |v: f64| v.to_degrees();
@@ -580,7 +580,7 @@ pub fn plan2d_picture(
         .label_style(("sans-serif", 12))
         .disable_mesh()
         .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let cells = 150;
     let w = 360.0 / cells as f64;
     let mut blocked = Vec::new();
@@ -595,7 +595,7 @@ pub fn plan2d_picture(
             }
         }
     }
-    chart.draw_series(blocked).map_err(|e| anyhow!("{e:?}"))?;
+    chart.draw_series(blocked).map_err(|e| anyhow!("{e}"))?;
     let tree_color = RGBColor(31, 119, 180).mix(0.5);
     chart
         .draw_series(plan.tree.iter().map(|(a, b)| {
@@ -604,7 +604,7 @@ pub fn plan2d_picture(
                 tree_color,
             )
         }))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     chart
         .draw_series(std::iter::once(PathElement::new(
             plan.path
@@ -613,7 +613,7 @@ pub fn plan2d_picture(
                 .collect::<Vec<_>>(),
             red.stroke_width(3),
         )))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let (start, goal) = (&plan.path[0], &plan.path[plan.path.len() - 1]);
     chart
         .draw_series(
@@ -623,7 +623,7 @@ pub fn plan2d_picture(
             ]
             .map(|(q, c)| Circle::new((deg(q[0]), deg(q[1])), 6, c.filled())),
         )
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     // Workspace.
     let mut chart = square_panel(&right, "workspace [m]: the arm along the path", 2.0)?;
     chart
@@ -631,7 +631,7 @@ pub fn plan2d_picture(
         .label_style(("sans-serif", 12))
         .light_line_style(RGBColor(240, 240, 240))
         .draw()
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let px_per_m = f64::from(chart.plotting_area().dim_in_pixel().0) / 4.0;
     chart
         .draw_series(circles.iter().map(|c| {
@@ -641,7 +641,7 @@ pub fn plan2d_picture(
                 RGBColor(120, 120, 120).mix(0.6).filled(),
             )
         }))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     // Densify the path for the stroboscopic view.
     let mut poses = Vec::new();
     for w in plan.path.windows(2) {
@@ -672,10 +672,10 @@ pub fn plan2d_picture(
         };
         chart
             .draw_series(std::iter::once(PathElement::new(points, style)))
-            .map_err(|e| anyhow!("{e:?}"))?;
+            .map_err(|e| anyhow!("{e}"))?;
     }
     root.present()
-        .map_err(|e| anyhow!("{e:?}"))
+        .map_err(|e| anyhow!("{e}"))
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
@@ -689,7 +689,7 @@ pub fn fourc_plot(
 ) -> Result<()> {
     register_font();
     let root = BitMapBackend::new(path, (1100, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| anyhow!("{e:?}"))?;
+    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
     let n = report.steps.max(2) as f64 - 1.0;
     let lo = distance_per_pair
         .iter()
@@ -708,11 +708,11 @@ pub fn fourc_plot(
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(0.0..n, lo..80.0)
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     draw_axes(&mut chart, "step", "distance [unit]", None)?;
     chart
         .draw_series(LineSeries::new([(0.0, 0.0), (n, 0.0)], BLACK))
-        .map_err(|e| anyhow!("{e:?}"))?;
+        .map_err(|e| anyhow!("{e}"))?;
     let palette = [
         RGBColor(214, 39, 40),
         RGBColor(31, 119, 180),
@@ -733,18 +733,18 @@ pub fn fourc_plot(
             colour += 1;
             chart
                 .draw_series(LineSeries::new(points, c.stroke_width(2)))
-                .map_err(|e| anyhow!("{e:?}"))?
+                .map_err(|e| anyhow!("{e}"))?
                 .label(format!("segments {}–{}", pair.0, pair.1))
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
         } else {
             chart
                 .draw_series(LineSeries::new(points, RGBColor(200, 200, 200)))
-                .map_err(|e| anyhow!("{e:?}"))?;
+                .map_err(|e| anyhow!("{e}"))?;
         }
     }
     draw_legend(&mut chart)?;
     root.present()
-        .map_err(|e| anyhow!("{e:?}"))
+        .map_err(|e| anyhow!("{e}"))
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }

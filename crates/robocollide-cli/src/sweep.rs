@@ -98,7 +98,16 @@ pub fn run_sweep(
 
 /// The readable summary.
 pub fn summary(report: &SweepReport, samples: usize, mode: SweepMode) -> String {
-    let mut out = match mode {
+    let mut out = format!(
+        "models: {}\n",
+        report
+            .robots
+            .iter()
+            .map(|r| r.line())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    out += &match mode {
         SweepMode::Sampled => format!("sampled sweep: {samples} samples checked\n"),
         SweepMode::Guaranteed { min_interval } => format!(
             "guaranteed sweep: {samples} samples, {} configurations evaluated; every segment certified free or bisected to {} s\n",
@@ -170,7 +179,7 @@ pub fn write_outputs(
     threshold: f64,
     comparison: Option<(&SweepReport, &str)>,
 ) -> Result<()> {
-    std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+    crate::output::create_folder(folder)?;
     let mut csv = String::from("t,distance,a,b,given\n");
     for s in &report.samples {
         let p = checker.pairs()[s.pair];
@@ -178,9 +187,9 @@ pub fn write_outputs(
         let b = checker.element(p.robot_b, p.body_b).label;
         csv += &format!("{},{},{a},{b},{}\n", s.t, s.distance, s.given);
     }
-    std::fs::write(folder.join("distance.csv"), csv)?;
-    std::fs::write(
-        folder.join("sweep.json"),
+    crate::output::write_file(&folder.join("distance.csv"), csv)?;
+    crate::output::write_file(
+        &folder.join("sweep.json"),
         serde_json::to_string_pretty(report)?,
     )?;
     let curve = display_curve(checker, trajectory);

@@ -33,7 +33,7 @@ fn demo_writes_report_plots_and_picture() {
     let (stdout, stderr) = text(&o);
     assert!(o.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stdout.contains("the guaranteed sweep finds a contact at t = 2.21"),
+        stdout.contains("the guaranteed sweep finds a contact at t = 2.17"),
         "{stdout}"
     );
     assert!(stdout.contains("FIRST CONTACT at t = 4.5 s"), "{stdout}");
@@ -168,7 +168,7 @@ fn sweep_writes_outputs_and_names_bad_rows() {
     let o = robocollide(&["sweep", &cell, "--out", out.to_str().unwrap()]);
     let (stdout, _) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FIRST CONTACT at t = 2.21"), "{stdout}");
+    assert!(stdout.contains("FIRST CONTACT at t = 2.17"), "{stdout}");
     for file in ["distance.csv", "sweep.json", "distance.png", "distance.svg"] {
         assert!(out.join(file).exists(), "{file}");
     }

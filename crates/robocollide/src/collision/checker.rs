@@ -370,7 +370,24 @@ impl<'a> CellChecker<'a> {
         }
     }
 
-    /// The cell.
+    /// Every robot's model and level of detail, for reports.
+    pub fn robot_summaries(&self) -> Vec<super::report::RobotSummary> {
+        self.cell
+            .robots
+            .iter()
+            .map(|r| super::report::RobotSummary {
+                label: r.label.clone(),
+                model: r.model.name.clone(),
+                level: r
+                    .model
+                    .level
+                    .map_or("custom".into(), |l| format!("{l:?}").to_lowercase()),
+                bodies: r.model.bodies.len(),
+            })
+            .collect()
+    }
+
+    /// The cell being checked.
     pub fn cell(&self) -> &'a Cell {
         self.cell
     }
@@ -431,10 +448,26 @@ impl<'a> CellChecker<'a> {
             {
                 if let Some((lo, hi)) = joint.limits {
                     if *v < lo || *v > hi {
+                        // In the cell's units, as the user wrote them.
+                        let units = &self.cell.units;
+                        let scale = crate::robot::joint_scale(joint, units);
+                        let unit = units.joint_unit(joint.kind);
+                        let show = |x: Real| {
+                            let x = x / scale;
+                            let r = (x * 1e6).round() / 1e6;
+                            if r.abs() < 1e12 {
+                                format!("{r}")
+                            } else {
+                                format!("{x:e}")
+                            }
+                        };
                         out.push(format!(
-                            "{}: joint {} = {v} is outside its limits [{lo}, {hi}]",
+                            "{}: joint {} = {} {unit} is outside its limits [{}, {}] {unit}",
                             robot.label,
-                            i + 1
+                            i + 1,
+                            show(*v),
+                            show(lo),
+                            show(hi)
                         ));
                     }
                 }
@@ -697,6 +730,7 @@ impl<'a> CellChecker<'a> {
             close_pairs: close,
             threshold,
             pairs_checked: self.pairs.len(),
+            robots: self.robot_summaries(),
         })
     }
 }

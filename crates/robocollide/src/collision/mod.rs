@@ -15,7 +15,7 @@ mod trajectory;
 
 pub use checker::{CellChecker, Closest};
 pub use motion_bound::MotionBound;
-pub use report::{CheckReport, Element, PairReport};
+pub use report::{CheckReport, Element, PairReport, RobotSummary};
 #[cfg(feature = "parallel")]
 pub use sweep::sweep_parallel;
 pub use sweep::{Sample, SweepMode, SweepReport, config_at, sweep};

@@ -10,6 +10,13 @@
 //! and multiple articulated robots in complex environments*, IEEE T-RO 21(3), 2005). A capsule
 //! or cylinder point is a convex combination of its anchors, so the body's bound is the
 //! largest of its anchors' bounds.
+//!
+//! Two bodies of one robot move *relative to each other* only by the joints beyond the lowest
+//! frame `m` either is anchored to: joints `1..=m` move both rigidly, which leaves their
+//! distance unchanged. So a self-collision pair's clearance drops by at most the two bodies'
+//! bounds summed over joints `m + 1 ..` only ([`MotionBound::self_pair`]), often far less
+//! than their world bounds (a wrist's bodies hardly move relative to each other when the
+//! shoulder swings).
 
 use crate::kinematics::JointKind;
 use crate::math::Real;
@@ -49,8 +56,33 @@ impl RobotBound {
         }
     }
 
+    /// Lowest frame any anchor of `body` is attached to.
+    fn lowest_frame(&self, body: usize) -> usize {
+        self.anchors[body].iter().map(|a| a.0).min().unwrap_or(0)
+    }
+
+    /// Relative displacement bound of bodies `a` and `b` of this robot along `qa → qb`.
+    fn self_pair(&self, a: usize, b: usize, qa: &[Real], qb: &[Real]) -> Real {
+        let first = self.lowest_frame(a).min(self.lowest_frame(b));
+        let mut out = Vec::with_capacity(2);
+        self.bodies_from(first, qa, qb, [a, b].into_iter(), &mut out);
+        out.iter().sum()
+    }
+
     /// Bounds for the segment `qa → qb`, one per body, into `out`.
     fn bodies(&self, qa: &[Real], qb: &[Real], out: &mut Vec<Real>) {
+        self.bodies_from(0, qa, qb, 0..self.anchors.len(), out);
+    }
+
+    /// Bounds of `bodies` counting only joints `first..` (0-based), into `out`.
+    fn bodies_from(
+        &self,
+        first: usize,
+        qa: &[Real],
+        qb: &[Real],
+        bodies: impl Iterator<Item = usize>,
+        out: &mut Vec<Real>,
+    ) {
         // Lⱼ over the segment: a prismatic joint's offset grows by its largest |q|.
         let n = self.link.len();
         let mut length = [0.0; 32];
@@ -74,13 +106,13 @@ impl RobotBound {
             steps[j] = (qb[j] - qa[j]).abs();
         }
         out.clear();
-        for anchors in &self.anchors {
+        for body in bodies {
             let mut worst: Real = 0.0;
-            for &(frame, local) in anchors {
-                // Σᵢ₌₁..f |Δqᵢ| Rᵢ with Rᵢ = Σⱼ₌ᵢ..f Lⱼ + |p|, accumulated from the tip down.
+            for &(frame, local) in &self.anchors[body] {
+                // Σᵢ |Δqᵢ| Rᵢ with Rᵢ = Σⱼ₌ᵢ..f Lⱼ + |p|, accumulated from the tip down.
                 let mut reach = local;
                 let mut total = 0.0;
-                for i in (0..frame.min(n)).rev() {
+                for i in (first.min(n)..frame.min(n)).rev() {
                     reach += length[i];
                     total += steps[i]
                         * if self.kinds[i] == JointKind::Revolute {
@@ -111,5 +143,11 @@ impl MotionBound {
     /// Displacement bounds of every body of robot `r` along `qa → qb` (that robot's joints).
     pub fn bodies(&self, r: usize, qa: &[Real], qb: &[Real], out: &mut Vec<Real>) {
         self.robots[r].bodies(qa, qb, out);
+    }
+
+    /// Bound on how much the distance between bodies `a` and `b` of robot `r` can change along
+    /// `qa → qb`: their displacement relative to the lowest frame either is anchored to.
+    pub fn self_pair(&self, r: usize, a: usize, b: usize, qa: &[Real], qb: &[Real]) -> Real {
+        self.robots[r].self_pair(a, b, qa, qb)
     }
 }

@@ -54,6 +54,29 @@ impl PairReport {
     }
 }
 
+/// Which model a robot of the cell is, and at which level of detail it is checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RobotSummary {
+    /// Label in the cell (`R1`).
+    pub label: String,
+    /// Model name (`UR5`).
+    pub model: String,
+    /// `simplified`, `standard` or `precise`; `custom` for bodies written by hand.
+    pub level: String,
+    /// Number of bodies checked.
+    pub bodies: usize,
+}
+
+impl RobotSummary {
+    /// One line for people: `R1 UR5 (precise, 14 bodies)`.
+    pub fn line(&self) -> String {
+        format!(
+            "{} {} ({}, {} bodies)",
+            self.label, self.model, self.level, self.bodies
+        )
+    }
+}
+
 /// Result of checking one configuration of a cell.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CheckReport {
@@ -67,4 +90,6 @@ pub struct CheckReport {
     pub threshold: Real,
     /// Number of body pairs checked.
     pub pairs_checked: usize,
+    /// The robots and the level of detail each was checked at.
+    pub robots: Vec<RobotSummary>,
 }

@@ -73,6 +73,8 @@ pub struct SweepReport {
     /// seen in contact at the sweep's resolution (`min_interval`, the float spacing of the
     /// times, or the evaluation budget). Not contacts: nothing is known to touch there.
     pub uncertified: Vec<(Real, Real)>,
+    /// The robots and the level of detail each was checked at.
+    pub robots: Vec<super::report::RobotSummary>,
 }
 
 impl SweepReport {
@@ -170,6 +172,11 @@ impl Segment<'_, '_> {
         }
         let free = self.checker.pairs().iter().zip(at_s0).all(|(p, d)| {
             *d > self.body_bounds[p.robot_a][p.body_a] + self.body_bounds[p.robot_b][p.body_b]
+                || (p.robot_a == p.robot_b && {
+                    let r = p.robot_a;
+                    let (fr, tr) = (self.checker.robot_q(&from, r), self.checker.robot_q(&to, r));
+                    *d > self.bound.self_pair(r, p.body_a, p.body_b, fr, tr)
+                })
         });
         if free {
             return;
@@ -389,6 +396,7 @@ fn finish(
         first_collision,
         closest,
         uncertified,
+        robots: checker.robot_summaries(),
     }
 }
 

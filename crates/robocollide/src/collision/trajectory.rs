@@ -1,6 +1,8 @@
 //! [`Trajectory`]: joint-space samples of every robot of a cell, from CSV.
 //!
-//! Format: a header row, then one row per time step. The first column is the time (seconds,
+//! Format: an optional header row, then one row per time step. **Header rule:** the first
+//! non-comment row is a header if any of its fields is not a number; a first row of numbers
+//! is data (so no sample is ever dropped), and the columns are then named `t`, `R1.q1`, …. The first column is the time (seconds,
 //! strictly increasing); then the joint values of every robot, in cell order (robot 1's
 //! joints, then robot 2's, …). Angles use the cell file's angle unit and prismatic values its
 //! length unit. Lines starting with `#` are comments. Between samples the motion is the
@@ -62,11 +64,23 @@ impl Trajectory {
             .comment(Some(b'#'))
             .trim(csv::Trim::All)
             .flexible(true)
+            .has_headers(false)
             .from_reader(text.as_bytes());
-        let header = reader
-            .headers()
-            .map_err(|e| err(format!("header: {e}")))?
-            .clone();
+        let mut records = reader.records().peekable();
+        let first_is_header = match records.peek() {
+            Some(Ok(first)) => first.iter().any(|f| f.parse::<Real>().is_err()),
+            Some(Err(_)) | None => false,
+        };
+        let header = if first_is_header {
+            records.next().and_then(|r| r.ok()).unwrap_or_default()
+        } else {
+            let names = std::iter::once("t".to_owned()).chain(
+                cell.robots
+                    .iter()
+                    .flat_map(|r| (1..=r.model.dof()).map(move |j| format!("{}.q{j}", r.label))),
+            );
+            csv::StringRecord::from(names.collect::<Vec<_>>())
+        };
         let expected = cell.dof() + 1;
         if header.len() != expected {
             let per: Vec<String> = cell
@@ -92,7 +106,7 @@ impl Trajectory {
             })
             .collect();
         let (mut times, mut configs) = (Vec::new(), Vec::new());
-        for record in reader.records() {
+        for record in records {
             let record = record.map_err(|e| err(format!("{e}")))?;
             let line = record.position().map_or(0, |p| p.line());
             if record.len() != expected {
@@ -137,7 +151,7 @@ impl Trajectory {
             );
         }
         if times.is_empty() {
-            return Err(err("no samples after the header".into()));
+            return Err(err("no samples (rows of numbers)".into()));
         }
         Self::new(header.iter().map(str::to_owned).collect(), times, configs)
     }

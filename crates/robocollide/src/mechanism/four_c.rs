@@ -56,6 +56,25 @@ pub struct InputRange {
 }
 
 impl InputRange {
+    /// The range in words, with the limits in degrees (e.g. `rocks across 0 within ±78.863°`).
+    pub fn describe(&self) -> String {
+        let deg = |t: Option<Real>| t.unwrap_or(0.0).to_degrees();
+        match self.case {
+            RangeCase::FullRotation => "full rotation".into(),
+            RangeCase::RocksAcrossPi => {
+                format!("rocks across 180° beyond ±{:.3}°", deg(self.theta1))
+            }
+            RangeCase::RocksAcrossZero => {
+                format!("rocks across 0 within ±{:.3}°", deg(self.theta2))
+            }
+            RangeCase::TwoRanges => format!(
+                "two ranges, ±[{:.3}°, {:.3}°]",
+                deg(self.theta1).min(deg(self.theta2)),
+                deg(self.theta1).max(deg(self.theta2))
+            ),
+        }
+    }
+
     /// `true` if `θ` lies within the allowable range.
     pub fn contains(&self, theta: Real) -> bool {
         let t = theta.sin().atan2(theta.cos()).abs(); // |θ| wrapped to [0, π]
@@ -156,6 +175,14 @@ impl FourC {
                     field: name.into(),
                     value: v,
                 });
+            }
+        }
+        for (name, v) in [("a", a), ("b", b), ("g", g), ("h", h)] {
+            let v = crate::geom::check_length(name, v)?;
+            if v <= 0.0 {
+                return Err(Error::Parse(format!(
+                    "link length {name} = {v} must be > 0: a zero common normal (intersecting axes) is not a 4C mechanism this analysis covers"
+                )));
             }
         }
         for (name, v) in [

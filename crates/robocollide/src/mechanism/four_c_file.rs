@@ -11,6 +11,10 @@
 //! ]
 //! ```
 //!
+//! Limits: link lengths `> 0`, lengths, radii and `d1` within ±1e6 (the file's length unit),
+//! and at most [`MAX_STEPS`] steps over the whole motion (a larger study is refused, not
+//! attempted).
+//!
 //! Each leg from via point `k` to `k + 1` is sampled at `increments(k) + 1` evenly spaced
 //! steps, both ends included (the last via point's increments are unused). Errors name the file,
 //! the line or via point, and the reason: a via point outside the input range (eq. 21), a step
@@ -26,6 +30,9 @@ use super::four_c_study::{AxisLengths, StepBodies, segment_pairs, segments};
 use crate::error::{Error, Result};
 use crate::error::{line_of, read_text_file};
 use crate::math::Real;
+
+/// Most steps (evaluated configurations) a motion may have.
+pub const MAX_STEPS: usize = 100_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,7 +169,9 @@ impl FourCStudy {
             ("radii.axis", r.radii.axis),
             ("radii.common_normal", r.radii.common_normal),
         ] {
-            crate::geom::check_radius(name, v).map_err(|e| err(e.to_string()))?;
+            crate::geom::check_radius(name, v)
+                .and_then(|v| crate::geom::check_length(name, v))
+                .map_err(|e| err(e.to_string()))?;
         }
         if r.via.len() < 2 {
             return Err(err("a motion needs at least two via points".into()));
@@ -176,10 +185,15 @@ impl FourCStudy {
                     "line {line}: via[{i}]: theta_deg and d1 must be finite"
                 )));
             }
+            crate::geom::check_length("d1", v.d1)
+                .map_err(|e| err(format!("line {line}: via[{i}]: {e}")))?;
             if !range.contains(v.theta_deg.to_radians()) {
                 return Err(err(format!(
-                    "line {line}: via[{i}]: θ = {}° is outside the input range ({:?}, C1 = {:.5}, C2 = {:.5})",
-                    v.theta_deg, range.case, range.c1, range.c2
+                    "line {line}: via[{i}]: θ = {}° is outside the input range ({}, C1 = {:.5}, C2 = {:.5})",
+                    v.theta_deg,
+                    range.describe(),
+                    range.c1,
+                    range.c2
                 )));
             }
             if v.increments == 0 && i + 1 < r.via.len() {
@@ -187,6 +201,15 @@ impl FourCStudy {
                     "line {line}: via[{i}]: increments must be at least 1"
                 )));
             }
+        }
+        let steps: usize = r.via[..r.via.len() - 1]
+            .iter()
+            .map(|v| v.get_ref().increments.saturating_add(1))
+            .fold(0, usize::saturating_add);
+        if steps > MAX_STEPS {
+            return Err(err(format!(
+                "the motion has {steps} steps (sum of increments + 1 over the legs); at most {MAX_STEPS} are allowed"
+            )));
         }
         Ok(Self {
             name: r.name,
@@ -345,7 +368,9 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            e.contains("via[2]: θ = -85° is outside the input range (RocksAcrossZero"),
+            e.contains(
+                "via[2]: θ = -85° is outside the input range (rocks across 0 within ±78.863°"
+            ),
             "{e}"
         );
         assert!(e.contains("m.toml: line 15"), "{e}");

@@ -20,6 +20,8 @@ pub struct RobotModel {
     pub bodies: Vec<Body>,
     /// Body pairs checked for self-collision.
     pub self_pairs: SelfPairs,
+    /// The level of detail its generated bodies come from (`None`: bodies written by hand).
+    pub level: Option<super::DetailLevel>,
 }
 
 impl RobotModel {
@@ -80,6 +82,7 @@ impl RobotModel {
             link_names,
             bodies,
             self_pairs,
+            level: None,
         })
     }
 

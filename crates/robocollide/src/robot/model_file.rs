@@ -357,6 +357,7 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
             .collect(),
     };
     let mut bodies = Vec::new();
+    let mut generated_level = None;
     if let Some(g) = &record.geometry {
         for (name, list) in [
             ("sphere_radii", &g.sphere_radii),
@@ -372,6 +373,7 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
         }
         let scaled = |v: &[Real]| v.iter().map(|r| r * m).collect::<Vec<_>>();
         let level = level.unwrap_or(g.level);
+        generated_level = Some(level);
         bodies = detail_bodies(
             &chain,
             level,
@@ -414,6 +416,7 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
             other => err(other.to_string()),
         })?;
     model.drop_structural_self_pairs(&check);
+    model.level = generated_level;
     Ok(model)
 }
 

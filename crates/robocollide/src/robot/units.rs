@@ -56,6 +56,17 @@ impl Units {
         }
     }
 
+    /// The unit name of a joint value: the angle unit for revolute joints, the length unit
+    /// for prismatic ones (`"deg"`, `"rad"`, `"m"`, `"mm"`).
+    pub fn joint_unit(&self, kind: crate::kinematics::JointKind) -> &'static str {
+        match (kind, self.angle, self.length) {
+            (crate::kinematics::JointKind::Revolute, AngleUnit::Degree, _) => "deg",
+            (crate::kinematics::JointKind::Revolute, AngleUnit::Radian, _) => "rad",
+            (_, _, LengthUnit::Millimetre) => "mm",
+            (_, _, LengthUnit::Metre) => "m",
+        }
+    }
+
     /// Multiplier from file angles to radians.
     pub fn radians(&self) -> Real {
         match self.angle {

@@ -1,0 +1,44 @@
+//! The invariants every pair answer must satisfy, shared by the kernel and batch targets:
+//! finite values from finite input, a unit normal, `point_b − point_a = distance · normal`,
+//! each witness on its shape's boundary, and the same verdict and distance for (b, a).
+//! Tolerances as in `crates/robocollide/tests/witnesses.rs`.
+
+use robocollide::geom::Shape;
+use robocollide::query::{Separation, shape_shape};
+
+fn tolerance(a: &Shape, b: &Shape) -> f64 {
+    let m = a.magnitude().max(b.magnitude()).max(f64::MIN_POSITIVE);
+    if matches!(a, Shape::Cylinder(_)) || matches!(b, Shape::Cylinder(_)) {
+        1e-6 * m
+    } else {
+        1e-11 * m
+    }
+}
+
+/// Checks one pair both ways; panics (a fuzz finding) on any violation.
+pub fn check_pair(a: &Shape, b: &Shape) -> Separation {
+    let s = shape_shape(a, b);
+    let back = shape_shape(b, a);
+    let all = |s: &Separation| {
+        s.distance.is_finite()
+            && s.point_a.iter().chain(s.point_b.iter()).all(|c| c.is_finite())
+            && s.normal.iter().all(|c| c.is_finite())
+    };
+    assert!(all(&s) && all(&back), "non-finite answer: {s:?} / {back:?} for {a:?} {b:?}");
+    assert!((s.normal.norm() - 1.0).abs() < 1e-12, "normal not unit: {s:?}");
+    assert_eq!(s.is_contact(), back.is_contact(), "verdict not symmetric: {s:?} / {back:?}");
+    let m = a.magnitude().max(b.magnitude());
+    // Witness checks only where the witnesses themselves are representable without overflow.
+    if m < 1e300 {
+        let tol = tolerance(a, b);
+        assert!((s.distance - back.distance).abs() <= tol, "asymmetric: {s:?} / {back:?}");
+        // Scaled before the norm, which would overflow above ~1e154.
+        let off = (((s.point_b - s.point_a) - s.normal * s.distance) / m).norm() * m;
+        assert!(off <= tol, "point_b − point_a ≠ d·n by {off:e}: {s:?} for {a:?} {b:?}");
+        for (p, shape) in [(s.point_a, a), (s.point_b, b)] {
+            let on = shape_shape(&Shape::Point(p), shape).distance;
+            assert!(on.abs() <= tol, "witness {on:e} off its boundary: {s:?} for {a:?} {b:?}");
+        }
+    }
+    s
+}
