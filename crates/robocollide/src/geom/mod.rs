@@ -11,6 +11,7 @@
 //! zero-length cylinder is rejected: as a disc its orientation would be undefined.
 
 mod capsule;
+pub mod conformal;
 mod cylinder;
 mod dual;
 mod line;
