@@ -32,16 +32,19 @@ pub fn orthogonal_unit(v: &Vector3) -> Vector3 {
     } else {
         Vector3::z()
     };
-    let w = v.cross(&helper);
-    let n = w.norm();
-    if n > 0.0 { w / n } else { Vector3::x() }
+    try_normalize(&v.cross(&helper)).unwrap_or_else(Vector3::x)
 }
 
-/// `v / |v|`, or `None` when `v` is zero (or so small that the quotient is not finite).
+/// `v / |v|`, or `None` when `v` is zero or not finite.
+///
+/// Scaled first by its largest component, so that vectors whose squares would underflow
+/// (components below ~1e-154, found by fuzzing: a normal of length 1.0000005) or overflow
+/// still give a unit vector to rounding.
 pub fn try_normalize(v: &Vector3) -> Option<Vector3> {
-    let n = v.norm();
-    if n > 0.0 {
-        let u = v / n;
+    let largest = v.amax();
+    if largest > 0.0 && largest.is_finite() {
+        let w = v / largest;
+        let u = w / w.norm();
         if u.iter().all(|c| c.is_finite()) {
             return Some(u);
         }

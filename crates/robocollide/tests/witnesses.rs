@@ -188,3 +188,28 @@ fn regression_huge_coordinates_false_negative() {
     );
     assert!(s.is_contact() && s.distance.is_finite(), "{s:?}");
 }
+
+/// Found by fuzzing (`pair_kernels`): a point at subnormal distance from a zero-radius
+/// cylinder's axis got a normal of length 1.0000005 (`d / |d|` with `|d|²` underflowing).
+#[test]
+fn regression_fuzz_subnormal_offset_normal_is_unit() {
+    let cylinder: Shape = Cylinder::new(
+        Point3::new(
+            7.2902319900132e-304,
+            2.092453303729484e-110,
+            4.151526447169468e-175,
+        ),
+        Point3::new(2.0901733582635777e-269, 1.8e-322, 0.0),
+        0.0,
+    )
+    .unwrap()
+    .into();
+    let point = Shape::Point(Point3::new(0.0, 4.713379e-317, 2.98405784e-315));
+    for s in [
+        shape_shape(&cylinder, &point),
+        shape_shape(&point, &cylinder),
+    ] {
+        assert!((s.normal.norm() - 1.0).abs() < 1e-15, "{s:?}");
+        assert!(s.is_contact(), "{s:?}");
+    }
+}

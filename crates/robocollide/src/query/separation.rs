@@ -78,11 +78,8 @@ impl Separation {
     ) -> Self {
         let d = b - a;
         let distance = d.norm();
-        let normal = if distance > 0.0 {
-            d / distance
-        } else {
-            fallback_normal()
-        };
+        // Normalised by the scaled helper: `d / |d|` is not unit when |d|² underflows.
+        let normal = crate::math::try_normalize(&d).unwrap_or_else(fallback_normal);
         Self {
             distance,
             point_a: a,
