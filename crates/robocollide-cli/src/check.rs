@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use robocollide::collision::{CellChecker, CheckReport, PairReport};
+use robocollide::collision::{CellChecker, CheckReport, PairReport, RobotSummary};
 use robocollide::robot::Cell;
 
 use crate::distance::{fmt_num, fmt_point};
@@ -146,16 +146,11 @@ pub fn pair_table(pairs: &[PairReport]) -> String {
 /// The readable report.
 pub fn describe(cell: &Cell, report: &CheckReport) -> String {
     let mut out = format!(
-        "{} — {} robot(s), {} pairs checked\nmodels: {}\n",
+        "{} — {} robot(s), {} pairs checked\n{}\n",
         cell.name,
         cell.robots.len(),
         report.pairs_checked,
-        report
-            .robots
-            .iter()
-            .map(|r| r.line())
-            .collect::<Vec<_>>()
-            .join(", ")
+        RobotSummary::models_line(&report.robots)
     );
     let contacts = report
         .close_pairs

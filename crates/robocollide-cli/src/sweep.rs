@@ -99,13 +99,8 @@ pub fn run_sweep(
 /// The readable summary.
 pub fn summary(report: &SweepReport, samples: usize, mode: SweepMode) -> String {
     let mut out = format!(
-        "models: {}\n",
-        report
-            .robots
-            .iter()
-            .map(|r| r.line())
-            .collect::<Vec<_>>()
-            .join(", ")
+        "{}\n",
+        robocollide::collision::RobotSummary::models_line(&report.robots)
     );
     out += &match mode {
         SweepMode::Sampled => format!("sampled sweep: {samples} samples checked\n"),

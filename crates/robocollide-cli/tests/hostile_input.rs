@@ -1,23 +1,9 @@
 //! Issue 9's command-line bugs, one regression test each: every example answers within a
 //! second with a correct result or a clear error naming the bad value (exit status 2).
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn robocollide(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_robocollide"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn data(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
-        .join(path)
-        .display()
-        .to_string()
-}
+use common::{data, robocollide};
 
 /// Runs and returns (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {

@@ -1,29 +1,10 @@
 //! `robocollide check`, `sweep` and `demo` end to end, as a user runs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn robocollide(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_robocollide"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use common::{data, robocollide, text};
 
-fn data(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
-        .join(path)
-        .display()
-        .to_string()
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+use std::path::PathBuf;
 
 #[test]
 fn demo_writes_report_plots_and_picture() {

@@ -8,18 +8,13 @@ mod common;
 
 use common::strategies::{magnitude, pair};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
-use robocollide::geom::{Capsule, Cylinder, Segment, Shape, Sphere};
-use robocollide::math::{Isometry3, Point3, Real, Vector3};
+use proptest::test_runner::Config;
+use robocollide::geom::{Capsule, Cylinder, Shape, Sphere};
+use robocollide::math::{Isometry3, Real, Vector3};
 use robocollide::query::{Separation, shape_shape};
 
 fn config() -> Config {
-    Config {
-        cases: 2000,
-        rng_seed: RngSeed::Fixed(0x5eed_2026),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    common::strategies::seeded(2000, 0x5eed_2026)
 }
 
 fn has_cylinder(a: &Shape, b: &Shape) -> bool {

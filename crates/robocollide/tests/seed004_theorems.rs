@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
+use proptest::test_runner::Config;
 use robocollide::collision::CellChecker;
 use robocollide::geom::conformal::Conformal;
 use robocollide::geom::{Capsule, Shape, Sphere};
@@ -18,12 +18,7 @@ use robocollide::query::{capsule_capsule, shape_shape, sphere_capsule, sphere_sp
 use robocollide::robot::Cell;
 
 fn config() -> Config {
-    Config {
-        cases: 3000,
-        rng_seed: RngSeed::Fixed(0x004_2026),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    common::strategies::seeded(3000, 0x004_2026)
 }
 
 fn point() -> impl Strategy<Value = Point3> {

@@ -133,7 +133,7 @@ fn the_demo_trajectory_hides_a_contact_between_rows() {
     // The hidden contact lies strictly between the rows at 2.0 s and 2.5 s, both clear.
     let (a, b) = guaranteed.collision_intervals[0];
     assert!(2.0 < a && a < b && b < 2.5, "{a} {b}");
-    assert!(guaranteed.certified_free() == false && guaranteed.uncertified.is_empty());
+    assert!(!guaranteed.certified_free() && guaranteed.uncertified.is_empty());
 }
 
 #[test]

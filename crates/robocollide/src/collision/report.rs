@@ -75,6 +75,12 @@ impl RobotSummary {
             self.label, self.model, self.level, self.bodies
         )
     }
+
+    /// `models: R1 UR5 (precise, 13 bodies), R2 …` for a report's robots.
+    pub fn models_line(robots: &[RobotSummary]) -> String {
+        let each: Vec<String> = robots.iter().map(RobotSummary::line).collect();
+        format!("models: {}", each.join(", "))
+    }
 }
 
 /// Result of checking one configuration of a cell.

@@ -18,10 +18,10 @@ use crate::geom::{Capsule, Cylinder, Segment, Sphere};
 use crate::math::{Point3, Real};
 
 /// Largest pair magnitude computed directly: `2¹⁵⁰ ≈ 1.4e45`, so products of up to six lengths (`|u × v|²` is a fourth power) stay finite.
-const SAFE_MAX: Real = 1.427_247_692_705_959_9e45;
+const SAFE_MAX: Real = 1.427_247_692_705_96e45;
 /// Smallest non-zero pair magnitude computed directly: `2⁻¹⁵⁰ ≈ 7e-46`, so such products stay
 /// normal numbers.
-const SAFE_MIN: Real = 7.006_492_321_624_085_4e-46;
+const SAFE_MIN: Real = 7.006_492_321_624_085e-46;
 
 /// Shapes that can be multiplied by a scalar about the origin.
 pub(crate) trait Scalable: Sized {

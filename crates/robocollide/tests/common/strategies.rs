@@ -2,6 +2,7 @@
 //! included), shared by the property tests.
 
 use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
 use robocollide::geom::{Capsule, Cylinder, Segment, Shape, Sphere};
 use robocollide::math::{Point3, Real, Vector3};
 
@@ -53,4 +54,15 @@ pub fn pair() -> impl Strategy<Value = (Shape, Shape, Real)> {
 
 pub fn magnitude(a: &Shape, b: &Shape) -> Real {
     a.magnitude().max(b.magnitude()).max(Real::MIN_POSITIVE)
+}
+
+/// A proptest configuration with `cases` cases from a fixed seed (reproducible failures, no
+/// persistence files).
+pub fn seeded(cases: u32, seed: u64) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
 }
