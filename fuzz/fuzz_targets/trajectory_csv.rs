@@ -33,12 +33,19 @@ fuzz_target!(|data: &[u8]| {
     let Ok(trajectory) = Trajectory::parse(text, "fuzz.csv", cell) else {
         return;
     };
-    let numeric_rows = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
-        .filter(|l| l.split(',').all(|f| f.trim().parse::<f64>().is_ok()))
-        .count();
-    assert_eq!(trajectory.len(), numeric_rows, "rows dropped or invented");
+    // Only a first record with a non-numeric field may be taken as the header: every other
+    // record is a sample (records counted with CSV quoting, as a spreadsheet writes them).
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let records: Vec<csv::StringRecord> = reader.records().filter_map(Result::ok).collect();
+    let header = records
+        .first()
+        .is_some_and(|r| r.iter().any(|f| f.parse::<f64>().is_err()));
+    assert_eq!(trajectory.len(), records.len() - usize::from(header), "rows dropped or invented");
     if trajectory.len() <= 8 {
         let mut checker = CellChecker::new(cell, true);
         let mode = SweepMode::Guaranteed { min_interval: 1e-6 };
