@@ -111,7 +111,10 @@ fn check_cell_configurations_and_bad_input() {
     ];
     let o = robocollide(&args);
     assert!(
-        o.status.success() && text(&o).1.contains("warning: R2: joint 1 = 170 deg is outside its limits [-165, 165] deg"),
+        o.status.success()
+            && text(&o)
+                .1
+                .contains("warning: R2: joint 1 = 170 deg is outside its limits [-165, 165] deg"),
         "{:?}",
         text(&o)
     );

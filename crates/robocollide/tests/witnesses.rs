@@ -208,3 +208,40 @@ fn regression_fuzz_subnormal_offset_normal_is_unit() {
         assert!(s.is_contact(), "{s:?}");
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a segment lying in a cylinder's cap plane, tangent to
+/// the rim, got witnesses 3 % of the radius off both shapes (alternating projections crawl
+/// between a disc and a tangent line); the cap face is now handled in closed form.
+#[test]
+fn regression_fuzz_segment_tangent_to_the_rim() {
+    let cylinder: Shape = Cylinder::new(
+        Point3::new(8.3214247e-317, 2.266615e-318, 0.0),
+        Point3::new(0.0, 0.0, -6.576139036661973e153),
+        6.677614145500822e153,
+    )
+    .unwrap()
+    .into();
+    let capsule: Shape = Capsule::new(
+        Point3::new(
+            -6.677614145500822e153,
+            -6.677614145500822e153,
+            3.8044721635324e-311,
+        ),
+        Point3::new(
+            -6.6768984924561554e153,
+            2.331658419787879e-97,
+            1.216155564821334e-309,
+        ),
+        5.532904662898578e-222,
+    )
+    .unwrap()
+    .into();
+    // The same configuration at unit scale, and as found.
+    for k in [(2.0 as Real).powi(-512), 1.0] {
+        let (a, b) = (scaled(&cylinder, k).unwrap(), scaled(&capsule, k).unwrap());
+        let s = shape_shape(&a, &b);
+        check_witnesses(&a, &b, &s, tolerance(&a, &b)).unwrap();
+        let s = shape_shape(&b, &a);
+        check_witnesses(&b, &a, &s, tolerance(&a, &b)).unwrap();
+    }
+}

@@ -36,10 +36,13 @@ pub(crate) fn certify<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3) -
             (pair.point_a, pair.point_b)
         }
         // A point or segment against a cap face: project from the feature onto the face.
-        (Some(fa), None) => feature_against_face(&fa, b),
+        (Some(fa), None) => feature_against_face(&fa, b, &-n),
         (None, Some(fb)) => {
-            let (y, x) = feature_against_face(&fb, a);
+            let (y, x) = feature_against_face(&fb, a, n);
             (x, y)
+        }
+        (None, None) if let (Some(fa), Some(fb)) = (a.support_face(n), b.support_face(&-n)) => {
+            disc_against_disc(fa, fb, n)
         }
         (None, None) => {
             let (mut x, mut y) = (g.point_a, g.point_b);
@@ -115,14 +118,49 @@ impl<S: SupportMap> SupportMap for Translated<'_, S> {
             .support_feature(n)
             .map(|s| crate::geom::Segment::from_finite(s.a() + self.by, s.b() + self.by))
     }
+    fn support_face(&self, n: &Vector3) -> Option<(Point3, Real)> {
+        self.shape.support_face(n).map(|(c, r)| (c + self.by, r))
+    }
+}
+
+/// Closest points of two discs in planes ⟂ `n` (centre, radius each): in closed form along
+/// the line between their centres (projected into one plane). Alternating projections
+/// converge only sublinearly when the discs touch at their rims.
+fn disc_against_disc(
+    (c1, r1): (Point3, Real),
+    (c2, r2): (Point3, Real),
+    n: &Vector3,
+) -> (Point3, Point3) {
+    let across = n * n.dot(&(c2 - c1)); // from a's plane to b's
+    let d = (c2 - across) - c1;
+    let Some(u) = crate::math::try_normalize(&d) else {
+        return (c1, c1 + across);
+    };
+    let length = d.norm();
+    let (lo, hi) = ((length - r2).max(0.0), r1.min(length));
+    if lo <= hi {
+        // Overlapping in projection: a common point on the centre line.
+        let x = c1 + u * (0.5 * (lo + hi));
+        (x, x + across)
+    } else {
+        (c1 + u * r1, c2 - u * r2)
+    }
 }
 
 /// Closest points between a support segment (or point) `feature` and a shape whose support
-/// set is a face, by alternating exact projections started from the feature's midpoint.
+/// set at `n_face` is a face. When the face is a disc with a known centre the feature (which
+/// is parallel to the disc's plane) is nearest where it is nearest the centre: exact, also
+/// when the two touch at the rim, where alternating projections crawl. Otherwise alternating
+/// exact projections started from the feature's midpoint.
 fn feature_against_face<S: SupportMap>(
     feature: &crate::geom::Segment,
     shape: &S,
+    n_face: &Vector3,
 ) -> (crate::math::Point3, crate::math::Point3) {
+    if let Some((centre, _)) = shape.support_face(n_face) {
+        let x = feature.at(closest_parameter(&centre, feature));
+        return (x, shape.nearest_point(&x));
+    }
     let mut x = feature.at(0.5);
     let mut y = shape.nearest_point(&x);
     for _ in 0..POLISH_STEPS {

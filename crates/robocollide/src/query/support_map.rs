@@ -18,6 +18,13 @@ pub(crate) trait SupportMap {
     /// The support *set* at unit `n` when it is a point or a segment (a zero-length segment for
     /// a point), within an angular tolerance; `None` when it is a disc (a cylinder's cap face).
     fn support_feature(&self, n: &Vector3) -> Option<Segment>;
+    /// The support set at unit `n` when it is a disc (where [`support_feature`] gives
+    /// `None`): its centre and radius.
+    ///
+    /// [`support_feature`]: SupportMap::support_feature
+    fn support_face(&self, _n: &Vector3) -> Option<(Point3, crate::math::Real)> {
+        None
+    }
 }
 
 impl SupportMap for Point3 {
@@ -96,6 +103,18 @@ impl SupportMap for Cylinder {
         }
         let p = Cylinder::support(self, n);
         Some(Segment::from_finite(p, p))
+    }
+    fn support_face(&self, n: &Vector3) -> Option<(Point3, crate::math::Real)> {
+        let u = self.unit_axis();
+        if crate::math::perpendicular_part(n, &u).norm() > FEATURE_TOLERANCE {
+            return None;
+        }
+        let centre = if n.dot(&u) >= 0.0 {
+            self.axis().b()
+        } else {
+            self.axis().a()
+        };
+        Some((centre, self.radius()))
     }
 }
 
