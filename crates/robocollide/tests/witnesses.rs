@@ -245,3 +245,33 @@ fn regression_fuzz_segment_tangent_to_the_rim() {
         check_witnesses(&b, &a, &s, tolerance(&a, &b)).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): two capsules whose axes meet to within rounding took
+/// the normal from the rounding noise of `point_b − point_a` (along one axis), which put the
+/// grown witness inside the capsule; a normal perpendicular to both axes is used there.
+#[test]
+fn regression_fuzz_crossing_axes_normal_from_noise() {
+    let a: Shape = Capsule::new(
+        Point3::new(4.84e-322, 6.983507489299546e-251, 2.524354896707595e-29),
+        Point3::new(5.794971e-317, 0.0, -3.571437180125427e250),
+        3.571439782774524e250,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Capsule::new(
+        Point3::new(4.546229023958694e-304, 0.0, 0.0),
+        Point3::new(
+            2.113706745e-314,
+            -8.739899877464283e245,
+            1.47052614032891e-308,
+        ),
+        4.5533e-320,
+    )
+    .unwrap()
+    .into();
+    for k in [(2.0 as Real).powi(-830), 1.0] {
+        let (sa, sb) = (scaled(&a, k).unwrap(), scaled(&b, k).unwrap());
+        let s = shape_shape(&sa, &sb);
+        check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+    }
+}

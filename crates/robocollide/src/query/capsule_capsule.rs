@@ -16,7 +16,7 @@ pub fn capsule_capsule(a: &Capsule, b: &Capsule) -> Separation {
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, capsule_capsule);
     }
-    segment_segment_direct(a.axis(), b.axis())
+    segment_segment_direct(a.axis(), b.axis(), magnitude)
         .inflated(a.radius(), b.radius())
         .with_contact_rounding(magnitude)
 }

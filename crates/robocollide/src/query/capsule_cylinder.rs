@@ -34,7 +34,9 @@ pub fn capsule_cylinder(a: &Capsule, b: &Cylinder) -> Separation {
 pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Separation {
     let pair = closest_points(a, b.axis());
     let (u, v) = (a.direction(), b.axis().direction());
-    let core = Separation::between_points(pair.point_a, pair.point_b, || touching_normal(&u, &v));
+    let core = Separation::between_points(pair.point_a, pair.point_b, magnitude, || {
+        touching_normal(&u, &v)
+    });
     let lateral = pair.t > 0.0 && pair.t < 1.0;
     if lateral && core.distance > b.radius() {
         return core.inflated(0.0, b.radius());

@@ -28,7 +28,9 @@ pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
     }
     let pair = closest_points(a.axis(), b.axis());
     let (u, v) = (a.axis().direction(), b.axis().direction());
-    let core = Separation::between_points(pair.point_a, pair.point_b, || touching_normal(&u, &v));
+    let core = Separation::between_points(pair.point_a, pair.point_b, magnitude, || {
+        touching_normal(&u, &v)
+    });
     let lateral = pair.s > 0.0 && pair.s < 1.0 && pair.t > 0.0 && pair.t < 1.0;
     let result = if lateral && core.distance > a.radius() + b.radius() {
         core.inflated(a.radius(), b.radius())

@@ -27,16 +27,16 @@ pub fn closest_parameter(p: &Point3, segment: &Segment) -> Real {
 pub fn point_segment(p: &Point3, segment: &Segment) -> Separation {
     let magnitude = p.coords.amax().max(segment.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
-        return super::safe_scale::rescaled(p, segment, magnitude, point_segment_direct);
+        return super::safe_scale::rescaled(p, segment, magnitude, point_segment);
     }
-    point_segment_direct(p, segment)
+    point_segment_direct(p, segment, magnitude)
 }
 
 /// [`point_segment`] for magnitudes inside the safe range.
 #[inline]
-pub(crate) fn point_segment_direct(p: &Point3, segment: &Segment) -> Separation {
+pub(crate) fn point_segment_direct(p: &Point3, segment: &Segment, magnitude: Real) -> Separation {
     let q = segment.at(closest_parameter(p, segment));
-    Separation::between_points(*p, q, || orthogonal_unit(&segment.direction()))
+    Separation::between_points(*p, q, magnitude, || orthogonal_unit(&segment.direction()))
 }
 
 #[cfg(test)]

@@ -167,16 +167,16 @@ pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
 pub fn segment_segment(a: &Segment, b: &Segment) -> Separation {
     let magnitude = a.magnitude().max(b.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
-        return super::safe_scale::rescaled(a, b, magnitude, segment_segment_direct);
+        return super::safe_scale::rescaled(a, b, magnitude, segment_segment);
     }
-    segment_segment_direct(a, b)
+    segment_segment_direct(a, b, magnitude)
 }
 
 /// [`segment_segment`] for magnitudes inside the safe range.
 #[inline]
-pub(crate) fn segment_segment_direct(a: &Segment, b: &Segment) -> Separation {
+pub(crate) fn segment_segment_direct(a: &Segment, b: &Segment, magnitude: Real) -> Separation {
     let pair = closest_points(a, b);
-    Separation::between_points(pair.point_a, pair.point_b, || {
+    Separation::between_points(pair.point_a, pair.point_b, magnitude, || {
         touching_normal(&a.direction(), &b.direction())
     })
 }

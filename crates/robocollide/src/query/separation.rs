@@ -69,17 +69,26 @@ impl Separation {
         self
     }
 
-    /// Separation of two points, with `fallback_normal` used when they coincide.
+    /// Separation of two points, with `fallback_normal` used when they coincide to within
+    /// the contact rounding bound of `magnitude`: there the direction of `b − a` is rounding
+    /// noise, and a noisy normal (say along a capsule's axis) would put the grown witnesses
+    /// inside the shapes (found by fuzzing). The fallback is chosen by the caller to be
+    /// perpendicular to the cores.
     #[inline]
     pub(crate) fn between_points(
         a: Point3,
         b: Point3,
+        magnitude: Real,
         fallback_normal: impl FnOnce() -> Vector3,
     ) -> Self {
         let d = b - a;
         let distance = d.norm();
         // Normalised by the scaled helper: `d / |d|` is not unit when |d|² underflows.
-        let normal = crate::math::try_normalize(&d).unwrap_or_else(fallback_normal);
+        let normal = if distance > CONTACT_ROUNDING * magnitude {
+            crate::math::try_normalize(&d).unwrap_or_else(fallback_normal)
+        } else {
+            fallback_normal()
+        };
         Self {
             distance,
             point_a: a,

@@ -15,7 +15,7 @@ pub fn sphere_capsule(a: &Sphere, b: &Capsule) -> Separation {
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_capsule);
     }
-    point_segment_direct(&a.center(), b.axis())
+    point_segment_direct(&a.center(), b.axis(), magnitude)
         .inflated(a.radius(), b.radius())
         .with_contact_rounding(magnitude)
 }

@@ -13,7 +13,7 @@ pub fn sphere_sphere(a: &Sphere, b: &Sphere) -> Separation {
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_sphere);
     }
-    Separation::between_points(a.center(), b.center(), Vector3::x)
+    Separation::between_points(a.center(), b.center(), magnitude, Vector3::x)
         .inflated(a.radius(), b.radius())
         .with_contact_rounding(magnitude)
 }
