@@ -275,3 +275,37 @@ fn regression_fuzz_crossing_axes_normal_from_noise() {
         check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a needle-thin cylinder inside a huge capsule got a zero
+/// normal.
+#[test]
+fn regression_fuzz_thin_cylinder_in_huge_capsule_has_a_normal() {
+    let a: Shape = Cylinder::new(
+        Point3::new(8.3214247e-317, 2.266536e-318, -6.677611349981117e153),
+        Point3::new(
+            -6.677614145500822e153,
+            -6.677614145500822e153,
+            1.216155564821334e-309,
+        ),
+        1.4336009697304056e-128,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Capsule::new(
+        Point3::new(
+            -6.677614145500822e153,
+            -6.677614145500822e153,
+            4.75060767508e-312,
+        ),
+        Point3::new(2.732e-319, 0.0, 1.2318024633461831e173),
+        6.677614145500822e153,
+    )
+    .unwrap()
+    .into();
+    for k in [(2.0 as Real).powi(-575), 1.0] {
+        let (sa, sb) = (scaled(&a, k).unwrap(), scaled(&b, k).unwrap());
+        for s in [shape_shape(&sa, &sb), shape_shape(&sb, &sa).flipped()] {
+            check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+        }
+    }
+}

@@ -93,6 +93,13 @@ const CONE_SNAP: Real = 0.2;
 /// Angular nudge used to leave a ridge whose KKT test fails.
 const RELEASE_STEP: Real = 1e-7;
 
+/// `true` for a unit vector. Every direction compared by its gap must be one: the gap of a
+/// degenerate (zero) direction is 0, which beats every true penetration depth (found by
+/// fuzzing: a needle-thin cylinder inside a huge capsule got a zero normal).
+pub(crate) fn is_unit(v: &Vector3) -> bool {
+    (v.norm_squared() - 1.0).abs() < 1e-9
+}
+
 /// `v / |v|` for the sum of a unit vector and a step (never tiny or huge): one division.
 #[inline]
 fn unit(v: &Vector3) -> Option<Vector3> {
@@ -692,13 +699,16 @@ impl AxialPair {
             if !g.is_finite() || !distinct {
                 continue;
             }
-            let refined = self.ascend(&n, FAST_STEP).unwrap_or(n);
+            let refined = self.ascend(&n, FAST_STEP).filter(is_unit).unwrap_or(n);
             let refined_gap = self.gap(&refined);
             if refined_gap > best.0 {
                 best = (refined_gap, refined);
             }
         }
-        let polished = self.ascend(&best.1, POLISHED_STEP).unwrap_or(best.1);
+        let polished = self
+            .ascend(&best.1, POLISHED_STEP)
+            .filter(is_unit)
+            .unwrap_or(best.1);
         if self.gap(&polished) >= best.0 {
             polished
         } else {

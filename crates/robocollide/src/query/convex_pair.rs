@@ -14,7 +14,7 @@
 //!    [`AxialPair::deepest`] gives the (non-positive) signed distance.
 
 use super::Separation;
-use super::axial_gap::{AxialPair, FAST_STEP, POLISHED_STEP};
+use super::axial_gap::{AxialPair, FAST_STEP, POLISHED_STEP, is_unit};
 use super::certificate::{Certified, certify, contact_witnesses};
 use super::gjk::gjk_separation;
 use super::separation::CONTACT_ROUNDING;
@@ -80,7 +80,7 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
         }
     }
     let deepest = pair.deepest(candidates().as_ref());
-    let best = if pair.gap(&deepest) >= pair.gap(&ascended) {
+    let best = if !is_unit(&ascended) || pair.gap(&deepest) >= pair.gap(&ascended) {
         deepest
     } else {
         ascended
