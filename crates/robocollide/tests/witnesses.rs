@@ -309,3 +309,35 @@ fn regression_fuzz_thin_cylinder_in_huge_capsule_has_a_normal() {
         }
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a small cylinder poking out of a huge cylinder's cap
+/// (sizes 1e38 and 1e83): the penetration estimate must find the cap exit.
+#[test]
+fn regression_fuzz_speck_at_a_huge_cylinders_cap() {
+    let a: Shape = Cylinder::new(
+        Point3::new(1.255e-321, 0.0, 8.256667e-317),
+        Point3::new(
+            -6.248410007869547e37,
+            -6.321912601129199e37,
+            -6.321912601129199e37,
+        ),
+        6.321912601129199e37,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Cylinder::new(
+        Point3::new(
+            -6.321912601090272e37,
+            -6.321912601129199e37,
+            6.772880503460476e-305,
+        ),
+        Point3::new(5.256633473081384e83, 5.256633473081384e83, 1.86115e-319),
+        1.517710072051351e82,
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+    }
+}

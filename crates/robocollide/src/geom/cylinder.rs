@@ -98,7 +98,10 @@ impl Cylinder {
         };
         let radial = crate::math::perpendicular_part(d, &u);
         let n = radial.norm();
-        if n > 0.0 && self.radius > 0.0 {
+        // A radial part at the rounding level of `d` is noise with no direction (normalising it
+        // once put the "rim" point on the axis, a radius beyond the cap; found by fuzzing):
+        // there the whole cap is the support set, and its centre is returned.
+        if n > 4.0 * crate::math::EPSILON * d.norm() && self.radius > 0.0 {
             let dir = radial / n;
             if dir.iter().all(|c| c.is_finite()) {
                 return cap + dir * self.radius;
