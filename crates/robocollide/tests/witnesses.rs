@@ -341,3 +341,39 @@ fn regression_fuzz_speck_at_a_huge_cylinders_cap() {
         check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a needle inside a huge cylinder, nearest its cap; the
+/// depth direction came out 1.9e-9 rad off the axis, and the witnesses missed the cap face.
+#[test]
+fn regression_fuzz_needle_inside_a_huge_cylinder() {
+    let a: Shape = Cylinder::new(
+        Point3::new(1.255e-321, 1.390671161567e-309, 8.2567935e-317),
+        Point3::new(
+            9.946464691142264e86,
+            -3.921796612120345e-119,
+            1.899846592411984e-305,
+        ),
+        2.9801447910526183e85,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Cylinder::new(
+        Point3::new(
+            5.256633473081393e83,
+            5.256633618386887e83,
+            5.256633473081384e83,
+        ),
+        Point3::new(
+            5.256633473081384e83,
+            -9.94387007283118e-84,
+            1.390656682184395e-309,
+        ),
+        1.9285913724763677e-168,
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+    }
+}
