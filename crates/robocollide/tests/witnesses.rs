@@ -377,3 +377,39 @@ fn regression_fuzz_needle_inside_a_huge_cylinder() {
         check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a cylinder of size 3e134 against a capsule 5e245 long
+/// got a normal of length 0.98.
+#[test]
+fn regression_fuzz_small_cylinder_long_capsule_normal_is_unit() {
+    let a: Shape = Capsule::new(
+        Point3::new(
+            8.289045e-317,
+            1.2217638442043777e161,
+            -5.449584629477728e245,
+        ),
+        Point3::new(
+            -3.1638863747379175e134,
+            -3.1638862116397002e134,
+            -3.163886211639631e134,
+        ),
+        3.1638862116397002e134,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Cylinder::new(
+        Point3::new(
+            -3.1638862116397002e134,
+            -3.1638862116397002e134,
+            1.6552588610489723e-121,
+        ),
+        Point3::new(7.26e-322, 4.0474e-320, -7.419742381874863e-68),
+        3.0672381224242102e134,
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+    }
+}

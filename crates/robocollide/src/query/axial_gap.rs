@@ -669,7 +669,13 @@ impl AxialPair {
         }
         // Each ridge great circle `e1 cos φ + e2 sin φ`, likewise in its own coordinates.
         for u in axes {
-            let e1 = try_normalize(&perpendicular_part(&frame.column(1).into_owned(), u))
+            // A frame column (nearly) along `u` leaves a perpendicular part of rounding noise,
+            // not perpendicular to `u`; `e2 = u × e1` would then not be unit and the circle's
+            // directions would be too short (found by fuzzing: norms 0.56..0.98).
+            let column = frame.column(1).into_owned();
+            let e1 = Some(perpendicular_part(&column, u))
+                .filter(|p| p.norm() > 1e-6 * column.norm())
+                .and_then(|p| try_normalize(&p))
                 .unwrap_or_else(|| orthogonal_unit(u));
             let e2 = u.cross(&e1);
             let offset = (self.offset.dot(&e1), self.offset.dot(&e2));
