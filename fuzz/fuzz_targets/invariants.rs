@@ -26,7 +26,7 @@ pub fn check_pair(a: &Shape, b: &Shape) -> Separation {
     };
     assert!(all(&s) && all(&back), "non-finite answer: {s:?} / {back:?} for {a:?} {b:?}");
     assert!((s.normal.norm() - 1.0).abs() < 1e-12, "normal not unit: {s:?} for {a:?} {b:?}");
-    assert_eq!(s.is_contact(), back.is_contact(), "verdict not symmetric: {s:?} / {back:?}");
+    assert_eq!(s.is_contact(), back.is_contact(), "verdict not symmetric: {s:?} / {back:?} for {a:?} {b:?}");
     let m = a.magnitude().max(b.magnitude()).max(f64::MIN_POSITIVE);
     // Witness checks only where the witnesses themselves are representable without overflow.
     if m < 1e300 {

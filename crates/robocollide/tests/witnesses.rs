@@ -413,3 +413,37 @@ fn regression_fuzz_small_cylinder_long_capsule_normal_is_unit() {
         check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a capsule 1e-126 of the other's length, at its end:
+/// `|u × v|²` underflowed, the pair was taken as parallel and started from the far end,
+/// reporting "apart" by the whole length (a false negative).
+#[test]
+fn regression_fuzz_tiny_segment_at_a_long_ones_end() {
+    let a: Shape = Capsule::new(
+        Point3::new(1.60266243682843e-24, 0.0, 4.1720134847010026e-308),
+        Point3::new(
+            2.33589344453367e-310,
+            -2.3170423714608057e-214,
+            3.42456e-318,
+        ),
+        1.877987e-317,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Capsule::new(
+        Point3::new(
+            1.39064994160909e-309,
+            9.778173709306805e-150,
+            -2.317042371460806e-214,
+        ),
+        Point3::new(3.42456e-318, 1.877987e-317, 7.290231990013139e-304),
+        1.38523885234213e-309,
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        assert!(s.is_contact(), "{s:?}");
+        check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+    }
+}

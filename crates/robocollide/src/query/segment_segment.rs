@@ -131,10 +131,14 @@ pub(crate) fn closest_parameters_by<L: PerLength>(
     }
     let n = u.cross(v);
     let nn = n.norm_squared();
-    let s0 = if nn > 0.0 {
+    // Parallel, or `|u × v|²` (a fourth power of lengths) below the normal range — as when
+    // one segment is 1e-126 of the other's length (found by fuzzing) — : start from the point
+    // of a nearest b's start, which is right for parallel segments and, for a negligibly
+    // short b, right to within b's length. (Starting from s = 0 reported the far end.)
+    let s0 = if nn >= Real::MIN_POSITIVE {
         clamp_unit(qp.cross(v).dot(&n) / nn)
     } else {
-        0.0
+        clamp_unit(uu.per(qp.dot(u)))
     };
     // Best t for s0: project P(s0) onto b's line.
     let t_raw = vv.per((u * s0 - qp).dot(v));
