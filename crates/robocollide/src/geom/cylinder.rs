@@ -101,7 +101,8 @@ impl Cylinder {
         // A radial part at the rounding level of `d` is noise with no direction (normalising it
         // once put the "rim" point on the axis, a radius beyond the cap; found by fuzzing):
         // there the whole cap is the support set, and its centre is returned.
-        if n > 4.0 * crate::math::EPSILON * d.norm() && self.radius > 0.0 {
+        let noise = 4.0 * crate::math::EPSILON;
+        if n * n > noise * noise * d.norm_squared() && self.radius > 0.0 {
             let dir = radial / n;
             if dir.iter().all(|c| c.is_finite()) {
                 return cap + dir * self.radius;

@@ -30,7 +30,29 @@ pub(crate) struct Certified {
 /// sets when both are points or segments, else supports polished by alternating projections.
 pub(crate) fn certify<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3) -> Certified {
     let g = gap_along(a, b, n);
-    let (x, y) = match (a.support_feature(n), b.support_feature(&-n)) {
+    let (x, y) = witness_pair(a, b, n, (g.point_a, g.point_b));
+    let upper = (y - x).norm();
+    Certified {
+        lower: g.distance,
+        upper,
+        separation: Separation {
+            distance: g.distance,
+            point_a: x,
+            point_b: y,
+            normal: *n,
+        },
+    }
+}
+
+/// The closest points of the two support sets at `n` (a's at `n`, b's at `−n`): exact for
+/// points, segments and cap discs, else alternating projections from `supports`.
+fn witness_pair<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    n: &Vector3,
+    supports: (Point3, Point3),
+) -> (Point3, Point3) {
+    match (a.support_feature(n), b.support_feature(&-n)) {
         (Some(fa), Some(fb)) => {
             let pair = closest_points(&fa, &fb);
             (pair.point_a, pair.point_b)
@@ -45,24 +67,13 @@ pub(crate) fn certify<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3) -
             disc_against_disc(fa, fb, n)
         }
         (None, None) => {
-            let (mut x, mut y) = (g.point_a, g.point_b);
+            let (mut x, mut y) = supports;
             for _ in 0..POLISH_STEPS {
                 x = a.nearest_point(&y);
                 y = b.nearest_point(&x);
             }
             (x, y)
         }
-    };
-    let upper = (y - x).norm();
-    Certified {
-        lower: g.distance,
-        upper,
-        separation: Separation {
-            distance: g.distance,
-            point_a: x,
-            point_b: y,
-            normal: *n,
-        },
     }
 }
 
@@ -82,13 +93,14 @@ pub(crate) fn contact_witnesses<A: SupportMap, B: SupportMap>(
     b: &B,
     n: &Vector3,
 ) -> Separation {
-    let g = gap_along(a, b, n).distance;
+    let gap = gap_along(a, b, n);
+    let g = gap.distance;
     let shifted = Translated {
         shape: b,
         by: n * -g,
     };
-    let found = certify(a, &shifted, n).separation;
-    let x = found.point_a + (found.point_b - found.point_a) * 0.5;
+    let (xa, xb) = witness_pair(a, &shifted, n, (gap.point_a, gap.point_b - n * g));
+    let x = xa + (xb - xa) * 0.5;
     Separation {
         distance: g,
         point_a: x,

@@ -138,7 +138,7 @@ pub(crate) fn closest_parameters_by<L: PerLength>(
     let s0 = if nn >= Real::MIN_POSITIVE {
         clamp_unit(qp.cross(v).dot(&n) / nn)
     } else {
-        clamp_unit(uu.per(qp.dot(u)))
+        nearest_to_start(&qp, u, uu)
     };
     // Best t for s0: project P(s0) onto b's line.
     let t_raw = vv.per((u * s0 - qp).dot(v));
@@ -151,6 +151,14 @@ pub(crate) fn closest_parameters_by<L: PerLength>(
     } else {
         (s0, t_raw)
     }
+}
+
+/// Parameter of the point of `p₀ + s u` nearest `p₀ + qp`; out of line, since it is rare
+/// (parallel or underflowing pairs) and its division should not slow the common path.
+#[cold]
+#[inline(never)]
+fn nearest_to_start<L: PerLength>(qp: &Vector3, u: &Vector3, uu: L) -> Real {
+    clamp_unit(uu.per(qp.dot(u)))
 }
 
 /// The normal to use when the witness points of two segments coincide.

@@ -17,6 +17,28 @@ use crate::math::{EPSILON, Point3, Real, Vector3};
 /// magnitude` (magnitude = largest absolute coordinate or radius of the pair) is reported as 0.
 pub const CONTACT_ROUNDING: Real = 64.0 * EPSILON;
 
+/// The normal of [`Separation::between_points`] in its rare cases, out of line: the
+/// fallback within the contact rounding bound, else `d` normalised by the scaled helper
+/// (`d / |d|` is not unit when `|d|²` underflows).
+#[cold]
+#[inline(never)]
+fn rare_normal(
+    d: &Vector3,
+    distance: Real,
+    magnitude: Real,
+    fallback_normal: impl FnOnce() -> Vector3,
+) -> Vector3 {
+    if distance <= CONTACT_ROUNDING * magnitude {
+        fallback_normal()
+    } else {
+        crate::math::try_normalize(d).unwrap_or_else(fallback_normal)
+    }
+}
+
+/// Lengths above this have squares well inside the normal range, so `d / |d|` is unit to
+/// rounding.
+const NORMAL_SQUARES: Real = 1e-140;
+
 /// Signed distance, witness points and normal between two shapes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Separation {
@@ -83,11 +105,10 @@ impl Separation {
     ) -> Self {
         let d = b - a;
         let distance = d.norm();
-        // Normalised by the scaled helper: `d / |d|` is not unit when |d|² underflows.
-        let normal = if distance > CONTACT_ROUNDING * magnitude {
-            crate::math::try_normalize(&d).unwrap_or_else(fallback_normal)
+        let normal = if distance > NORMAL_SQUARES.max(CONTACT_ROUNDING * magnitude) {
+            d / distance
         } else {
-            fallback_normal()
+            rare_normal(&d, distance, magnitude, fallback_normal)
         };
         Self {
             distance,
