@@ -85,19 +85,24 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
     } else {
         ascended
     };
-    contact_witnesses(a, b, &snap_to_cap(pair, best))
+    contact_witnesses(a, b, &snap_to_cap(pair, best, magnitude))
 }
 
 /// Cosine within which a penetration direction is tried on a cap direction `±u`.
 const CAP_SNAP_COSINE: Real = 1.0 - 1e-8;
 
-/// The cap direction `±u` of a body with a cap face when `n` lies within ~1.4e-4 rad of it
-/// and its gap is at least as large (so the value stays a lower bound, only better). Near a
-/// cone the search converges slowly; off the cone the support set is a single rim point a
-/// radius from the cap centre, and the witnesses would miss the face (found by fuzzing).
-fn snap_to_cap(pair: &AxialPair, n: Vector3) -> Vector3 {
+/// How much deeper (relative to the magnitude) a cap direction's value may be than the
+/// search's and still be taken: 1e-9, far below what a penetration estimate resolves.
+const CAP_SNAP_DEPTH: Real = 1e-9;
+
+/// The cap direction `±u` of a body when `n` lies within ~1.4e-4 rad of it and its gap is
+/// at most `CAP_SNAP_DEPTH × magnitude` smaller. Any direction's gap is a lower bound on the
+/// signed distance, so the value stays conservative. Near a cone the search converges slowly;
+/// off the cone the support set is a single rim point a radius from the cap face's contact,
+/// and the witnesses would miss the face (found by fuzzing).
+fn snap_to_cap(pair: &AxialPair, n: Vector3, magnitude: Real) -> Vector3 {
     let (axes, count) = pair.ridge_axes();
-    let gap = pair.gap(&n);
+    let gap = pair.gap(&n) - CAP_SNAP_DEPTH * magnitude;
     axes[..count]
         .iter()
         .flat_map(|u| [*u, -u])
