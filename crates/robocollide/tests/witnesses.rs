@@ -485,3 +485,40 @@ fn regression_fuzz_segment_through_a_huge_cap() {
         check_witnesses(&sa, &sb, &s, 1e-4 * sa.magnitude().max(sb.magnitude())).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a segment just clear of a huge cylinder's rim (1.4e-9 of
+/// the magnitude apart); the refined GJK direction kept GJK's witnesses, 1e-5 of the
+/// magnitude from realising the reported distance. The identity now holds exactly; the
+/// witnesses are within the documented rim limit (1e-4 of the magnitude), which this pins.
+#[test]
+fn regression_fuzz_segment_just_clear_of_a_huge_rim() {
+    let a: Shape = Cylinder::new(
+        Point3::new(1.255e-321, 0.0, 5.256256853493432e83),
+        Point3::new(
+            3.8533043761442356e-307,
+            5.256633476380608e83,
+            5.256633473081384e83,
+        ),
+        5.256633473081384e83,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Segment::new(
+        Point3::new(
+            5.256636633524102e83,
+            5.256633473081384e83,
+            5.256781686955608e83,
+        ),
+        Point3::new(
+            5.230547831218002e83,
+            5.256633485426864e83,
+            5.256633473081384e83,
+        ),
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        check_witnesses(&sa, &sb, &s, 1e-4 * sa.magnitude().max(sb.magnitude())).unwrap();
+    }
+}

@@ -130,12 +130,10 @@ fn refined_gjk<A: SupportMap, B: SupportMap>(
         let initial_step = ((g.upper - g.lower) / g.upper).sqrt().clamp(1e-7, 0.1);
         let refined = refine_gap(a, b, start, initial_step, 1e-12, axes);
         if refined.distance > best.distance {
-            // Witnesses that realise the refined direction (GJK's belong to its own).
-            let realised = certify(a, b, &refined.normal).separation;
-            best = Separation {
-                distance: refined.distance,
-                ..realised
-            };
+            // Witnesses for the refined direction (GJK's belong to its own): where the two
+            // support sets meet once b is moved by the gap along it, so that
+            // `point_b − point_a = distance · normal` holds with the certified lower bound.
+            best = contact_witnesses(a, b, &refined.normal);
         }
     }
     best
