@@ -522,3 +522,34 @@ fn regression_fuzz_segment_just_clear_of_a_huge_rim() {
         check_witnesses(&sa, &sb, &s, 1e-4 * sa.magnitude().max(sb.magnitude())).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`): a point 2.3e-27 from a capsule's axis at magnitude
+/// 4e-16 — above the contact rounding bound, but close enough that the rounding noise of
+/// `point_b − point_a` tilted the normal along the axis and put the witness 1e-26 inside.
+#[test]
+fn regression_fuzz_point_next_to_a_capsule_axis() {
+    let a = Shape::Point(Point3::new(
+        -3.988095257061685e-16,
+        -3.9880952570848757e-16,
+        -3.9880952570848757e-16,
+    ));
+    let b: Shape = Capsule::new(
+        Point3::new(
+            -3.9880952570848757e-16,
+            -3.9880952570848757e-16,
+            -3.9880952570848757e-16,
+        ),
+        Point3::new(
+            -3.9222438138380293e-16,
+            -3.9880952570848757e-16,
+            -3.9116590039246476e-16,
+        ),
+        4.0039586229908276e-16,
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        check_witnesses(&sa, &sb, &s, tolerance(&sa, &sb)).unwrap();
+    }
+}

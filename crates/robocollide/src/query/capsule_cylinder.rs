@@ -15,7 +15,7 @@
 use super::Separation;
 use super::axial_gap::{Axial, AxialPair};
 use super::convex_pair::axial_distance;
-use super::segment_segment::{closest_points, touching_normal};
+use super::segment_segment::{closest_points, near_normal, touching_normal};
 use crate::geom::{Capsule, Cylinder, Segment};
 use crate::math::Real;
 
@@ -34,8 +34,8 @@ pub fn capsule_cylinder(a: &Capsule, b: &Cylinder) -> Separation {
 pub(crate) fn segment_cylinder(a: &Segment, b: &Cylinder, magnitude: Real) -> Separation {
     let pair = closest_points(a, b.axis());
     let (u, v) = (a.direction(), b.axis().direction());
-    let core = Separation::between_points(pair.point_a, pair.point_b, magnitude, || {
-        touching_normal(&u, &v)
+    let core = Separation::between_points(pair.point_a, pair.point_b, magnitude, |d, noise| {
+        near_normal(d, noise, (pair.s, &u), (pair.t, &v))
     });
     let lateral = pair.t > 0.0 && pair.t < 1.0;
     if lateral && core.distance > b.radius() {

@@ -17,7 +17,7 @@
 use super::Separation;
 use super::axial_gap::{Axial, AxialPair};
 use super::convex_pair::axial_distance;
-use super::segment_segment::{closest_points, touching_normal};
+use super::segment_segment::{closest_points, near_normal, touching_normal};
 use crate::geom::Cylinder;
 
 /// Signed distance between two flat-capped cylinders.
@@ -28,8 +28,8 @@ pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
     }
     let pair = closest_points(a.axis(), b.axis());
     let (u, v) = (a.axis().direction(), b.axis().direction());
-    let core = Separation::between_points(pair.point_a, pair.point_b, magnitude, || {
-        touching_normal(&u, &v)
+    let core = Separation::between_points(pair.point_a, pair.point_b, magnitude, |d, noise| {
+        near_normal(d, noise, (pair.s, &u), (pair.t, &v))
     });
     let lateral = pair.s > 0.0 && pair.s < 1.0 && pair.t > 0.0 && pair.t < 1.0;
     let result = if lateral && core.distance > a.radius() + b.radius() {

@@ -6,7 +6,7 @@
 
 use super::Separation;
 use crate::geom::Segment;
-use crate::math::{Point3, Real, clamp_unit, orthogonal_unit};
+use crate::math::{Point3, Real, Vector3, clamp_unit};
 
 /// Parameter `t ∈ [0, 1]` of the point of `segment` closest to `p`.
 #[inline]
@@ -35,8 +35,12 @@ pub fn point_segment(p: &Point3, segment: &Segment) -> Separation {
 /// [`point_segment`] for magnitudes inside the safe range.
 #[inline]
 pub(crate) fn point_segment_direct(p: &Point3, segment: &Segment, magnitude: Real) -> Separation {
-    let q = segment.at(closest_parameter(p, segment));
-    Separation::between_points(*p, q, magnitude, || orthogonal_unit(&segment.direction()))
+    let t = closest_parameter(p, segment);
+    let q = segment.at(t);
+    Separation::between_points(*p, q, magnitude, |d, noise| {
+        let v = segment.direction();
+        super::segment_segment::near_normal(d, noise, (0.0, &Vector3::zeros()), (t, &v))
+    })
 }
 
 #[cfg(test)]

@@ -23,7 +23,9 @@
 use super::Separation;
 
 use crate::geom::Segment;
-use crate::math::{Point3, Real, Vector3, clamp_unit, orthogonal_unit, try_normalize};
+use crate::math::{
+    Point3, Real, Vector3, clamp_unit, orthogonal_unit, perpendicular_part, try_normalize,
+};
 
 /// Closest-point parameters and points between two segments.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -161,6 +163,34 @@ fn nearest_to_start<L: PerLength>(qp: &Vector3, u: &Vector3, uu: L) -> Real {
     clamp_unit(uu.per(qp.dot(u)))
 }
 
+/// The normal between close points of two segments (at parameters `s` on `p₀ + s u`, `t`
+/// on `q₀ + t v`, `d = point_b − point_a` small): `d`'s rounding-noise components along the
+/// axes removed where a point is interior (there the true `d` is perpendicular to that axis);
+/// within the contact rounding bound (`noise`), or when nothing is left, [`touching_normal`],
+/// which is perpendicular to both axes and so allowed for ends and interiors alike.
+pub(crate) fn near_normal(
+    d: &Vector3,
+    noise: bool,
+    (s, u): (Real, &Vector3),
+    (t, v): (Real, &Vector3),
+) -> Vector3 {
+    let interior = |x: Real| x > 0.0 && x < 1.0;
+    let unit = |w: &Vector3| try_normalize(w).unwrap_or_else(Vector3::zeros);
+    let careful = if noise {
+        None
+    } else {
+        match (interior(s), interior(t)) {
+            (true, true) => try_normalize(&u.cross(v))
+                .map(|c| if c.dot(d) < 0.0 { -c } else { c })
+                .or_else(|| try_normalize(&perpendicular_part(d, &unit(u)))),
+            (true, false) => try_normalize(&perpendicular_part(d, &unit(u))),
+            (false, true) => try_normalize(&perpendicular_part(d, &unit(v))),
+            (false, false) => try_normalize(d),
+        }
+    };
+    careful.unwrap_or_else(|| touching_normal(u, v))
+}
+
 /// The normal to use when the witness points of two segments coincide.
 pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
     try_normalize(&u.cross(v)).unwrap_or_else(|| {
@@ -188,8 +218,8 @@ pub fn segment_segment(a: &Segment, b: &Segment) -> Separation {
 #[inline]
 pub(crate) fn segment_segment_direct(a: &Segment, b: &Segment, magnitude: Real) -> Separation {
     let pair = closest_points(a, b);
-    Separation::between_points(pair.point_a, pair.point_b, magnitude, || {
-        touching_normal(&a.direction(), &b.direction())
+    Separation::between_points(pair.point_a, pair.point_b, magnitude, |d, noise| {
+        near_normal(d, noise, (pair.s, &a.direction()), (pair.t, &b.direction()))
     })
 }
 

@@ -23,27 +23,22 @@ use crate::math::{EPSILON, Point3, Real, Vector3};
 /// magnitude` (magnitude = largest absolute coordinate or radius of the pair) is reported as 0.
 pub const CONTACT_ROUNDING: Real = 64.0 * EPSILON;
 
-/// The normal of [`Separation::between_points`] in its rare cases, out of line: the
-/// fallback within the contact rounding bound, else `d` normalised by the scaled helper
-/// (`d / |d|` is not unit when `|d|²` underflows).
+/// The normal of [`Separation::between_points`] for close points, out of line.
 #[cold]
 #[inline(never)]
-fn rare_normal(
-    d: &Vector3,
-    distance: Real,
-    magnitude: Real,
-    fallback_normal: impl FnOnce() -> Vector3,
-) -> Vector3 {
-    if distance <= CONTACT_ROUNDING * magnitude {
-        fallback_normal()
-    } else {
-        crate::math::try_normalize(d).unwrap_or_else(fallback_normal)
-    }
+fn near_normal(d: &Vector3, noise: bool, near: impl FnOnce(&Vector3, bool) -> Vector3) -> Vector3 {
+    near(d, noise)
 }
 
 /// Lengths above this have squares well inside the normal range, so `d / |d|` is unit to
 /// rounding.
 const NORMAL_SQUARES: Real = 1e-140;
+
+/// Below `CAREFUL × magnitude` the direction of `b − a` carries a relative rounding error of
+/// `ε · magnitude / |b − a|` or more, enough to tilt a normal measurably along a capsule's
+/// axis (found by fuzzing: a witness 1e-11 of the magnitude inside its capsule); the caller
+/// is asked for the normal there.
+const CAREFUL: Real = 1e-9;
 
 /// Signed distance, witness points and normal between two shapes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -97,24 +92,24 @@ impl Separation {
         self
     }
 
-    /// Separation of two points, with `fallback_normal` used when they coincide to within
-    /// the contact rounding bound of `magnitude`: there the direction of `b − a` is rounding
-    /// noise, and a noisy normal (say along a capsule's axis) would put the grown witnesses
-    /// inside the shapes (found by fuzzing). The fallback is chosen by the caller to be
-    /// perpendicular to the cores.
+    /// Separation of two points. When they are within `CAREFUL × magnitude` of each other
+    /// the normal comes from `near(b − a, noise)` instead, `noise` telling that they coincide
+    /// to within the contact rounding bound (the direction of `b − a` is then rounding noise;
+    /// a noisy normal, say along a capsule's axis, would put the grown witnesses inside the
+    /// shapes — found by fuzzing). The caller knows the cores and picks a normal they allow.
     #[inline]
     pub(crate) fn between_points(
         a: Point3,
         b: Point3,
         magnitude: Real,
-        fallback_normal: impl FnOnce() -> Vector3,
+        near: impl FnOnce(&Vector3, bool) -> Vector3,
     ) -> Self {
         let d = b - a;
         let distance = d.norm();
-        let normal = if distance > NORMAL_SQUARES.max(CONTACT_ROUNDING * magnitude) {
+        let normal = if distance > NORMAL_SQUARES.max(CAREFUL * magnitude) {
             d / distance
         } else {
-            rare_normal(&d, distance, magnitude, fallback_normal)
+            near_normal(&d, distance <= CONTACT_ROUNDING * magnitude, near)
         };
         Self {
             distance,

@@ -13,9 +13,11 @@ pub fn sphere_sphere(a: &Sphere, b: &Sphere) -> Separation {
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_sphere);
     }
-    Separation::between_points(a.center(), b.center(), magnitude, Vector3::x)
-        .inflated(a.radius(), b.radius())
-        .with_contact_rounding(magnitude)
+    Separation::between_points(a.center(), b.center(), magnitude, |d, _| {
+        crate::math::try_normalize(d).unwrap_or_else(Vector3::x)
+    })
+    .inflated(a.radius(), b.radius())
+    .with_contact_rounding(magnitude)
 }
 
 #[inline]
