@@ -202,8 +202,8 @@ pub fn rrt_connect(
         }
         if began.elapsed() > settings.time_limit {
             return Err(Error::Planning(format!(
-                "no path within the time limit of {:?} ({iterations} iterations)",
-                settings.time_limit
+                "no path within the time limit of {} s ({iterations} iterations)",
+                settings.time_limit.as_secs_f64()
             )));
         }
         iterations += 1;

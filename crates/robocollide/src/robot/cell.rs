@@ -133,8 +133,8 @@ impl Cell {
         let threshold = record.threshold.unwrap_or(0.0) * units.metres();
         if !(threshold.is_finite() && threshold >= 0.0) {
             return Err(err(format!(
-                "threshold must be a finite distance >= 0, got {:?}",
-                record.threshold
+                "threshold must be a finite distance >= 0, got {}",
+                record.threshold.unwrap_or(0.0)
             )));
         }
         let mut robots = Vec::new();

@@ -30,6 +30,17 @@ pub enum DetailLevel {
     Precise,
 }
 
+impl DetailLevel {
+    /// The name used in files and reports: `simplified`, `standard` or `precise`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Simplified => "simplified",
+            Self::Standard => "standard",
+            Self::Precise => "precise",
+        }
+    }
+}
+
 impl std::str::FromStr for DetailLevel {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
@@ -47,7 +58,8 @@ impl std::str::FromStr for DetailLevel {
 fn need(list: &str, radii: &[Real], count: usize, level: DetailLevel) -> Result<()> {
     if radii.len() < count {
         return Err(Error::Parse(format!(
-            "the {level:?} level needs {count} {list} (got {}); list them in [geometry] {list}",
+            "the {} level needs {count} {list} (got {}); list them in [geometry] {list}",
+            level.name(),
             radii.len()
         )));
     }
@@ -83,7 +95,8 @@ pub fn detail_bodies(
     match level {
         DetailLevel::Standard | DetailLevel::Simplified if n < 3 => {
             return Err(Error::Parse(format!(
-                "the {level:?} level needs at least 3 joints, the chain has {n}"
+                "the {} level needs at least 3 joints, the chain has {n}",
+                level.name()
             )));
         }
         DetailLevel::Standard => {
