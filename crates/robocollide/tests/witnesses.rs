@@ -589,3 +589,42 @@ fn known_limit_flat_parallel_cylinders_penetration_witnesses() {
         check_witnesses(&sa, &sb, &s, 1e-2 * sa.magnitude().max(sb.magnitude())).unwrap();
     }
 }
+
+/// Found by fuzzing (`pair_kernels`), **open**: a needle (radius 8e49, length 7e153) 1.5e144
+/// below a thin disc (1e28 thick, 1.2e153 wide). (b, a) certifies "apart" correctly; (a, b)
+/// finds no certificate and reports a penetration of −7.9e142 — a false positive (the safe
+/// side), from the overlap path's depth estimate at this aspect ratio. Ignored until fixed.
+#[test]
+#[ignore = "open fuzz finding: conservative false positive at extreme aspect ratios"]
+fn open_needle_below_a_huge_thin_disc_is_apart_both_ways() {
+    let a: Shape = Cylinder::new(
+        Point3::new(
+            6.8881681803508e-309,
+            6.21678454e-316,
+            -1.5120969547634338e144,
+        ),
+        Point3::new(0.0, 0.0, -6.6776145341646385e153),
+        7.766844996101747e49,
+    )
+    .unwrap()
+    .into();
+    let b: Shape = Cylinder::new(
+        Point3::new(
+            -1.3476555076542417e28,
+            -1.3476555094337754e28,
+            -1.3476555094338099e28,
+        ),
+        Point3::new(
+            -1.3476555094338099e28,
+            -1.3476555094338099e28,
+            1.576434833517e-312,
+        ),
+        1.2046085375200981e153,
+    )
+    .unwrap()
+    .into();
+    for (sa, sb) in [(a, b), (b, a)] {
+        let s = shape_shape(&sa, &sb);
+        assert!(!s.is_contact(), "{s:?}");
+    }
+}
