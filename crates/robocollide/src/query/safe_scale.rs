@@ -5,19 +5,24 @@
 //! `1e154` (a capsule from `−1e155` to `1e155` had an infinite squared length and reported
 //! "apart" for a sphere on its axis), and fourth powers such as `|u × v|²` lose their digits
 //! to underflow below about `1e-77`. So when the pair's magnitude lies outside
-//! `[SAFE_MIN, SAFE_MAX]` both shapes are multiplied by a power of two `2⁻ᵉ` that brings the magnitude near 1, the query runs there,
-//! and the answer is multiplied back by `2ᵉ`. Multiplying by a power of two is exact (short
+//! `[SAFE_MIN, SAFE_MAX]` both shapes are multiplied by a power of two `2⁻ᵉ` that brings the
+//! magnitude near 1, the query runs there, and the answer is multiplied back by `2ᵉ`. Multiplying by a power of two is exact (short
 //! of the subnormal range, where only digits far below the magnitude's rounding unit are
 //! lost), so the scaled problem is the same problem; distances whose true value exceeds
 //! `f64::MAX` saturate there (still "apart", still finite).
 //!
 //! Inside the safe range the check is one comparison, so the common case pays nothing else.
+//! This protects against extreme *magnitudes*; extreme *ratios* within one pair (a segment
+//! 1e-126 of the other's length) can still underflow intermediate products, and the kernels
+//! handle those where they arise (degenerate branches, normals of close points; found by
+//! fuzzing, see TESTING.md).
 
 use super::Separation;
 use crate::geom::{Capsule, Cylinder, Segment, Sphere};
 use crate::math::{Point3, Real};
 
-/// Largest pair magnitude computed directly: `2¹⁵⁰ ≈ 1.4e45`, so products of up to six lengths (`|u × v|²` is a fourth power) stay finite.
+/// Largest pair magnitude computed directly: `2¹⁵⁰ ≈ 1.4e45`, so products of up to six
+/// lengths (`|u × v|²` is a fourth power) stay finite.
 const SAFE_MAX: Real = 1.427_247_692_705_96e45;
 /// Smallest non-zero pair magnitude computed directly: `2⁻¹⁵⁰ ≈ 7e-46`, so such products stay
 /// normal numbers.
