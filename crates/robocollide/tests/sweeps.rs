@@ -136,6 +136,19 @@ fn the_demo_trajectory_hides_a_contact_between_rows() {
     assert!(!guaranteed.certified_free() && guaranteed.uncertified.is_empty());
 }
 
+/// A random straight joint-space motion: from one biased configuration towards another, a
+/// random fraction (0.001 to `longest`) of the way.
+fn random_motion(rng: &mut common::TestRng, cell: &Cell, longest: Real) -> (Vec<Real>, Vec<Real>) {
+    let (qa, qb) = (random_config(rng, cell), random_config(rng, cell));
+    let scale: Real = rng.random_range(0.001..longest);
+    let qb = qa
+        .iter()
+        .zip(&qb)
+        .map(|(a, b)| a + (b - a) * scale)
+        .collect();
+    (qa, qb)
+}
+
 #[test]
 fn motion_bounds_bound_every_anchor() {
     let cell = cell();
@@ -143,16 +156,7 @@ fn motion_bounds_bound_every_anchor() {
     let mut rng = common::rng(0xb0b);
     let mut out = Vec::new();
     for _ in 0..200 {
-        let (qa, qb) = (
-            random_config(&mut rng, &cell),
-            random_config(&mut rng, &cell),
-        );
-        let scale: Real = rng.random_range(0.001..1.0);
-        let qb: Vec<Real> = qa
-            .iter()
-            .zip(&qb)
-            .map(|(a, b)| a + (b - a) * scale)
-            .collect();
+        let (qa, qb) = random_motion(&mut rng, &cell, 1.0);
         let mut offset = 0;
         for (r, CellRobot { model, .. }) in cell.robots.iter().enumerate() {
             let n = model.dof();
@@ -291,16 +295,7 @@ fn self_pair_bounds_bound_the_change_of_distance() {
     assert!(self_pairs.len() > 10, "{}", self_pairs.len());
     let mut rng = common::rng(0x5e1f);
     for _ in 0..200 {
-        let (qa, qb) = (
-            random_config(&mut rng, &cell),
-            random_config(&mut rng, &cell),
-        );
-        let scale: Real = rng.random_range(0.001..0.5);
-        let qb: Vec<Real> = qa
-            .iter()
-            .zip(&qb)
-            .map(|(a, b)| a + (b - a) * scale)
-            .collect();
+        let (qa, qb) = random_motion(&mut rng, &cell, 0.5);
         checker.pose(&qa);
         let start: Vec<Real> = self_pairs
             .iter()
