@@ -44,6 +44,19 @@ fn check_witnesses(a: &Shape, b: &Shape, s: &Separation, tol: Real) -> Result<()
     Ok(())
 }
 
+/// Shapes from coordinate triples (the fuzz regressions below).
+fn cylinder(a: [Real; 3], b: [Real; 3], r: Real) -> Shape {
+    Cylinder::new(a.into(), b.into(), r).unwrap().into()
+}
+
+fn capsule(a: [Real; 3], b: [Real; 3], r: Real) -> Shape {
+    Capsule::new(a.into(), b.into(), r).unwrap().into()
+}
+
+fn segment(a: [Real; 3], b: [Real; 3]) -> Shape {
+    Segment::new(a.into(), b.into()).unwrap().into()
+}
+
 /// The witness invariants for (a, b) and (b, a), with absolute tolerance `tol`.
 fn assert_witnesses_both_ways(a: &Shape, b: &Shape, tol: Real) {
     for (sa, sb) in [(a, b), (b, a)] {
@@ -196,17 +209,15 @@ fn regression_huge_coordinates_false_negative() {
 /// cylinder's axis got a normal of length 1.0000005 (`d / |d|` with `|d|²` underflowing).
 #[test]
 fn regression_fuzz_subnormal_offset_normal_is_unit() {
-    let cylinder: Shape = Cylinder::new(
-        Point3::new(
+    let cylinder: Shape = cylinder(
+        [
             7.2902319900132e-304,
             2.092453303729484e-110,
             4.151526447169468e-175,
-        ),
-        Point3::new(2.0901733582635777e-269, 1.8e-322, 0.0),
+        ],
+        [2.0901733582635777e-269, 1.8e-322, 0.0],
         0.0,
-    )
-    .unwrap()
-    .into();
+    );
     let point = Shape::Point(Point3::new(0.0, 4.713379e-317, 2.98405784e-315));
     for s in [
         shape_shape(&cylinder, &point),
@@ -222,28 +233,24 @@ fn regression_fuzz_subnormal_offset_normal_is_unit() {
 /// between a disc and a tangent line); the cap face is now handled in closed form.
 #[test]
 fn regression_fuzz_segment_tangent_to_the_rim() {
-    let cylinder: Shape = Cylinder::new(
-        Point3::new(8.3214247e-317, 2.266615e-318, 0.0),
-        Point3::new(0.0, 0.0, -6.576139036661973e153),
+    let cylinder: Shape = cylinder(
+        [8.3214247e-317, 2.266615e-318, 0.0],
+        [0.0, 0.0, -6.576139036661973e153],
         6.677614145500822e153,
-    )
-    .unwrap()
-    .into();
-    let capsule: Shape = Capsule::new(
-        Point3::new(
+    );
+    let capsule: Shape = capsule(
+        [
             -6.677614145500822e153,
             -6.677614145500822e153,
             3.8044721635324e-311,
-        ),
-        Point3::new(
+        ],
+        [
             -6.6768984924561554e153,
             2.331658419787879e-97,
             1.216155564821334e-309,
-        ),
+        ],
         5.532904662898578e-222,
-    )
-    .unwrap()
-    .into();
+    );
     // The same configuration at unit scale, and as found.
     for k in [(2.0 as Real).powi(-512), 1.0] {
         let (a, b) = (scaled(&cylinder, k).unwrap(), scaled(&capsule, k).unwrap());
@@ -259,24 +266,20 @@ fn regression_fuzz_segment_tangent_to_the_rim() {
 /// grown witness inside the capsule; a normal perpendicular to both axes is used there.
 #[test]
 fn regression_fuzz_crossing_axes_normal_from_noise() {
-    let a: Shape = Capsule::new(
-        Point3::new(4.84e-322, 6.983507489299546e-251, 2.524354896707595e-29),
-        Point3::new(5.794971e-317, 0.0, -3.571437180125427e250),
+    let a: Shape = capsule(
+        [4.84e-322, 6.983507489299546e-251, 2.524354896707595e-29],
+        [5.794971e-317, 0.0, -3.571437180125427e250],
         3.571439782774524e250,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Capsule::new(
-        Point3::new(4.546229023958694e-304, 0.0, 0.0),
-        Point3::new(
+    );
+    let b: Shape = capsule(
+        [4.546229023958694e-304, 0.0, 0.0],
+        [
             2.113706745e-314,
             -8.739899877464283e245,
             1.47052614032891e-308,
-        ),
+        ],
         4.5533e-320,
-    )
-    .unwrap()
-    .into();
+    );
     for k in [(2.0 as Real).powi(-830), 1.0] {
         let (sa, sb) = (scaled(&a, k).unwrap(), scaled(&b, k).unwrap());
         let s = shape_shape(&sa, &sb);
@@ -288,28 +291,24 @@ fn regression_fuzz_crossing_axes_normal_from_noise() {
 /// normal.
 #[test]
 fn regression_fuzz_thin_cylinder_in_huge_capsule_has_a_normal() {
-    let a: Shape = Cylinder::new(
-        Point3::new(8.3214247e-317, 2.266536e-318, -6.677611349981117e153),
-        Point3::new(
+    let a: Shape = cylinder(
+        [8.3214247e-317, 2.266536e-318, -6.677611349981117e153],
+        [
             -6.677614145500822e153,
             -6.677614145500822e153,
             1.216155564821334e-309,
-        ),
+        ],
         1.4336009697304056e-128,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Capsule::new(
-        Point3::new(
+    );
+    let b: Shape = capsule(
+        [
             -6.677614145500822e153,
             -6.677614145500822e153,
             4.75060767508e-312,
-        ),
-        Point3::new(2.732e-319, 0.0, 1.2318024633461831e173),
+        ],
+        [2.732e-319, 0.0, 1.2318024633461831e173],
         6.677614145500822e153,
-    )
-    .unwrap()
-    .into();
+    );
     for k in [(2.0 as Real).powi(-575), 1.0] {
         let (sa, sb) = (scaled(&a, k).unwrap(), scaled(&b, k).unwrap());
         for s in [shape_shape(&sa, &sb), shape_shape(&sb, &sa).flipped()] {
@@ -322,28 +321,24 @@ fn regression_fuzz_thin_cylinder_in_huge_capsule_has_a_normal() {
 /// (sizes 1e38 and 1e83): the penetration estimate must find the cap exit.
 #[test]
 fn regression_fuzz_speck_at_a_huge_cylinders_cap() {
-    let a: Shape = Cylinder::new(
-        Point3::new(1.255e-321, 0.0, 8.256667e-317),
-        Point3::new(
+    let a: Shape = cylinder(
+        [1.255e-321, 0.0, 8.256667e-317],
+        [
             -6.248410007869547e37,
             -6.321912601129199e37,
             -6.321912601129199e37,
-        ),
+        ],
         6.321912601129199e37,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Cylinder::new(
-        Point3::new(
+    );
+    let b: Shape = cylinder(
+        [
             -6.321912601090272e37,
             -6.321912601129199e37,
             6.772880503460476e-305,
-        ),
-        Point3::new(5.256633473081384e83, 5.256633473081384e83, 1.86115e-319),
+        ],
+        [5.256633473081384e83, 5.256633473081384e83, 1.86115e-319],
         1.517710072051351e82,
-    )
-    .unwrap()
-    .into();
+    );
     assert_witnesses_both_ways(&a, &b, tolerance(&a, &b));
 }
 
@@ -351,32 +346,28 @@ fn regression_fuzz_speck_at_a_huge_cylinders_cap() {
 /// depth direction came out 1.9e-9 rad off the axis, and the witnesses missed the cap face.
 #[test]
 fn regression_fuzz_needle_inside_a_huge_cylinder() {
-    let a: Shape = Cylinder::new(
-        Point3::new(1.255e-321, 1.390671161567e-309, 8.2567935e-317),
-        Point3::new(
+    let a: Shape = cylinder(
+        [1.255e-321, 1.390671161567e-309, 8.2567935e-317],
+        [
             9.946464691142264e86,
             -3.921796612120345e-119,
             1.899846592411984e-305,
-        ),
+        ],
         2.9801447910526183e85,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Cylinder::new(
-        Point3::new(
+    );
+    let b: Shape = cylinder(
+        [
             5.256633473081393e83,
             5.256633618386887e83,
             5.256633473081384e83,
-        ),
-        Point3::new(
+        ],
+        [
             5.256633473081384e83,
             -9.94387007283118e-84,
             1.390656682184395e-309,
-        ),
+        ],
         1.9285913724763677e-168,
-    )
-    .unwrap()
-    .into();
+    );
     assert_witnesses_both_ways(&a, &b, tolerance(&a, &b));
 }
 
@@ -384,32 +375,28 @@ fn regression_fuzz_needle_inside_a_huge_cylinder() {
 /// got a normal of length 0.98.
 #[test]
 fn regression_fuzz_small_cylinder_long_capsule_normal_is_unit() {
-    let a: Shape = Capsule::new(
-        Point3::new(
+    let a: Shape = capsule(
+        [
             8.289045e-317,
             1.2217638442043777e161,
             -5.449584629477728e245,
-        ),
-        Point3::new(
+        ],
+        [
             -3.1638863747379175e134,
             -3.1638862116397002e134,
             -3.163886211639631e134,
-        ),
+        ],
         3.1638862116397002e134,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Cylinder::new(
-        Point3::new(
+    );
+    let b: Shape = cylinder(
+        [
             -3.1638862116397002e134,
             -3.1638862116397002e134,
             1.6552588610489723e-121,
-        ),
-        Point3::new(7.26e-322, 4.0474e-320, -7.419742381874863e-68),
+        ],
+        [7.26e-322, 4.0474e-320, -7.419742381874863e-68],
         3.0672381224242102e134,
-    )
-    .unwrap()
-    .into();
+    );
     assert_witnesses_both_ways(&a, &b, tolerance(&a, &b));
 }
 
@@ -418,28 +405,24 @@ fn regression_fuzz_small_cylinder_long_capsule_normal_is_unit() {
 /// reporting "apart" by the whole length (a false negative).
 #[test]
 fn regression_fuzz_tiny_segment_at_a_long_ones_end() {
-    let a: Shape = Capsule::new(
-        Point3::new(1.60266243682843e-24, 0.0, 4.1720134847010026e-308),
-        Point3::new(
+    let a: Shape = capsule(
+        [1.60266243682843e-24, 0.0, 4.1720134847010026e-308],
+        [
             2.33589344453367e-310,
             -2.3170423714608057e-214,
             3.42456e-318,
-        ),
+        ],
         1.877987e-317,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Capsule::new(
-        Point3::new(
+    );
+    let b: Shape = capsule(
+        [
             1.39064994160909e-309,
             9.778173709306805e-150,
             -2.317042371460806e-214,
-        ),
-        Point3::new(3.42456e-318, 1.877987e-317, 7.290231990013139e-304),
+        ],
+        [3.42456e-318, 1.877987e-317, 7.290231990013139e-304],
         1.38523885234213e-309,
-    )
-    .unwrap()
-    .into();
+    );
     for (sa, sb) in [(a, b), (b, a)] {
         let s = shape_shape(&sa, &sb);
         assert!(s.is_contact(), "{s:?}");
@@ -453,31 +436,27 @@ fn regression_fuzz_tiny_segment_at_a_long_ones_end() {
 /// cylinder penetration witnesses are good to ~1e-4 of the magnitude; this pins that bound.
 #[test]
 fn regression_fuzz_segment_through_a_huge_cap() {
-    let a: Shape = Cylinder::new(
-        Point3::new(1.255e-321, 0.0, 5.25627538022771e83),
-        Point3::new(
+    let a: Shape = cylinder(
+        [1.255e-321, 0.0, 5.25627538022771e83],
+        [
             3.8533043761442356e-307,
             5.256633476380608e83,
             5.160214254043299e83,
-        ),
+        ],
         5.256633473081384e83,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Segment::new(
-        Point3::new(
+    );
+    let b: Shape = segment(
+        [
             5.256636633524102e83,
             5.256633473081384e83,
             5.256633473081384e83,
-        ),
-        Point3::new(
+        ],
+        [
             5.230547831218002e83,
             5.256633485426864e83,
             5.256633473081384e83,
-        ),
-    )
-    .unwrap()
-    .into();
+        ],
+    );
     for (sa, sb) in [(a, b), (b, a)] {
         let s = shape_shape(&sa, &sb);
         assert!(s.is_contact(), "{s:?}");
@@ -491,31 +470,27 @@ fn regression_fuzz_segment_through_a_huge_cap() {
 /// witnesses are within the documented rim limit (1e-4 of the magnitude), which this pins.
 #[test]
 fn regression_fuzz_segment_just_clear_of_a_huge_rim() {
-    let a: Shape = Cylinder::new(
-        Point3::new(1.255e-321, 0.0, 5.256256853493432e83),
-        Point3::new(
+    let a: Shape = cylinder(
+        [1.255e-321, 0.0, 5.256256853493432e83],
+        [
             3.8533043761442356e-307,
             5.256633476380608e83,
             5.256633473081384e83,
-        ),
+        ],
         5.256633473081384e83,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Segment::new(
-        Point3::new(
+    );
+    let b: Shape = segment(
+        [
             5.256636633524102e83,
             5.256633473081384e83,
             5.256781686955608e83,
-        ),
-        Point3::new(
+        ],
+        [
             5.230547831218002e83,
             5.256633485426864e83,
             5.256633473081384e83,
-        ),
-    )
-    .unwrap()
-    .into();
+        ],
+    );
     assert_witnesses_both_ways(&a, &b, 1e-4 * a.magnitude().max(b.magnitude()));
 }
 
@@ -529,21 +504,19 @@ fn regression_fuzz_point_next_to_a_capsule_axis() {
         -3.9880952570848757e-16,
         -3.9880952570848757e-16,
     ));
-    let b: Shape = Capsule::new(
-        Point3::new(
+    let b: Shape = capsule(
+        [
             -3.9880952570848757e-16,
             -3.9880952570848757e-16,
             -3.9880952570848757e-16,
-        ),
-        Point3::new(
+        ],
+        [
             -3.9222438138380293e-16,
             -3.9880952570848757e-16,
             -3.9116590039246476e-16,
-        ),
+        ],
         4.0039586229908276e-16,
-    )
-    .unwrap()
-    .into();
+    );
     assert_witnesses_both_ways(&a, &b, tolerance(&a, &b));
 }
 
@@ -553,36 +526,32 @@ fn regression_fuzz_point_next_to_a_capsule_axis() {
 /// boundaries. The identity, unit normal and verdict hold; this pins the current bound.
 #[test]
 fn known_limit_flat_parallel_cylinders_penetration_witnesses() {
-    let a: Shape = Cylinder::new(
-        Point3::new(
+    let a: Shape = cylinder(
+        [
             -3.390452892938009e131,
             7.1188274e-317,
             1.2024538023802026e111,
-        ),
-        Point3::new(
+        ],
+        [
             4.180006007499144e-178,
             3.0056512538604785e-298,
             2.848094538889218e-306,
-        ),
+        ],
         3.105771015191303e134,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Cylinder::new(
-        Point3::new(
+    );
+    let b: Shape = cylinder(
+        [
             -3.1638862116397002e134,
             -3.1638862116397002e134,
             -3.1635502759001703e134,
-        ),
-        Point3::new(
+        ],
+        [
             -7.515561188971072e130,
             -3.1638862065137276e134,
             -3.163552186461514e134,
-        ),
+        ],
         3.1638851469201076e134,
-    )
-    .unwrap()
-    .into();
+    );
     for (sa, sb) in [(a, b), (b, a)] {
         let s = shape_shape(&sa, &sb);
         assert!(s.is_contact(), "{s:?}");
@@ -600,32 +569,28 @@ fn known_limit_flat_parallel_cylinders_penetration_witnesses() {
 #[test]
 #[ignore = "open fuzz finding: conservative false positive at extreme aspect ratios"]
 fn open_needle_below_a_huge_thin_disc_is_apart_both_ways() {
-    let a: Shape = Cylinder::new(
-        Point3::new(
+    let a: Shape = cylinder(
+        [
             6.8881681803508e-309,
             6.21678454e-316,
             -1.5120969547634338e144,
-        ),
-        Point3::new(0.0, 0.0, -6.6776145341646385e153),
+        ],
+        [0.0, 0.0, -6.6776145341646385e153],
         7.766844996101747e49,
-    )
-    .unwrap()
-    .into();
-    let b: Shape = Cylinder::new(
-        Point3::new(
+    );
+    let b: Shape = cylinder(
+        [
             -1.3476555076542417e28,
             -1.3476555094337754e28,
             -1.3476555094338099e28,
-        ),
-        Point3::new(
+        ],
+        [
             -1.3476555094338099e28,
             -1.3476555094338099e28,
             1.576434833517e-312,
-        ),
+        ],
         1.2046085375200981e153,
-    )
-    .unwrap()
-    .into();
+    );
     for (sa, sb) in [(a, b), (b, a)] {
         let s = shape_shape(&sa, &sb);
         assert!(!s.is_contact(), "{s:?}");
