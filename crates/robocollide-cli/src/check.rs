@@ -76,12 +76,12 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
                         values.len()
                     );
                 }
-                q.extend(values.iter().zip(&robot.model.chain.joints).map(|(v, j)| {
-                    v * match j.kind {
-                        robocollide::kinematics::JointKind::Revolute => cell.units.radians(),
-                        robocollide::kinematics::JointKind::Prismatic => cell.units.metres(),
-                    }
-                }));
+                q.extend(
+                    values
+                        .iter()
+                        .zip(robot.model.tree().variable_kinds())
+                        .map(|(v, kind)| v * cell.units.joint_scale(kind)),
+                );
             }
             None => q.extend(&robot.home),
         }

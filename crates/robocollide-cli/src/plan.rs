@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::Args;
 use robocollide::collision::{CellChecker, SweepMode, Trajectory};
-use robocollide::kinematics::JointKind;
-use robocollide::planning::{CellValidity, PlannerSettings, rrt_connect};
+use robocollide::planning::{PlannerSettings, rrt_connect};
 use robocollide::robot::Cell;
+use robocollide::validity::CellValidity;
 
 use crate::check::configuration;
 use crate::distance::fmt_num;
@@ -194,13 +194,10 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         .robots
         .iter()
         .flat_map(|r| {
-            r.model.chain.joints.iter().map(|j| {
-                if j.kind == JointKind::Revolute {
-                    cell.units.radians()
-                } else {
-                    cell.units.metres()
-                }
-            })
+            r.model
+                .tree()
+                .variable_kinds()
+                .map(|kind| cell.units.joint_scale(kind))
         })
         .collect();
     let mut header = vec!["t".to_owned()];

@@ -9,7 +9,8 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use robocollide::planar::{Circle, PlanarArm, SegmentsCircles};
-use robocollide::planning::{PlanarValidity, PlannerSettings, Validity, rrt_connect};
+use robocollide::planning::{PlannerSettings, Validity, rrt_connect};
+use robocollide::validity::PlanarValidity;
 
 use crate::distance::fmt_num;
 

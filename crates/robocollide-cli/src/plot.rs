@@ -556,7 +556,7 @@ fn square_panel<'a, 'b>(
 /// grey, the two trees, the path in red) and workspace (circles, the arm along the path).
 pub fn plan2d_picture(
     path: &Path,
-    validity: &mut robocollide::planning::PlanarValidity,
+    validity: &mut robocollide::validity::PlanarValidity,
     circles: &[robocollide::planar::Circle],
     plan: &robocollide::planning::Plan,
 ) -> Result<()> {

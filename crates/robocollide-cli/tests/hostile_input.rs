@@ -124,7 +124,7 @@ fn regression_messages_use_cell_units_and_no_debug_formatting() {
     ]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
-        err.contains("joint 6 = 400 deg is outside its limits [-360, 360] deg"),
+        err.contains("joint 6 (wrist_3) = 400 deg is outside its limits [-360, 360] deg"),
         "{err}"
     );
     assert!(

@@ -13,8 +13,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use robocollide::math::Real;
-use robocollide::planning::{CellValidity, PlannerSettings, Validity, rrt_connect};
+use robocollide::planning::{PlannerSettings, Validity, rrt_connect};
 use robocollide::robot::Cell;
+use robocollide::validity::CellValidity;
 
 fn deg(v: &[Real]) -> Vec<Real> {
     v.iter().map(|d| d.to_radians()).collect()

@@ -24,10 +24,12 @@ fn cell() -> Cell {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/ur5.toml");
     let model = load_robot(&path, Some(DetailLevel::Standard)).unwrap();
     let mut second = model.clone();
-    second.chain.base = Isometry3::new(
-        Vector3::new(0.8, 0.0, 0.0),
-        Vector3::new(0.0, 0.0, std::f64::consts::PI),
-    );
+    second
+        .set_base(Isometry3::new(
+            Vector3::new(0.8, 0.0, 0.0),
+            Vector3::new(0.0, 0.0, std::f64::consts::PI),
+        ))
+        .unwrap();
     let robots = vec![
         CellRobot {
             label: "R1".into(),

@@ -59,10 +59,10 @@ pub enum Error {
         got: usize,
     },
     /// A joint value lies outside the joint's limits.
-    #[error("joint {joint} = {value} is outside its limits [{min}, {max}]")]
+    #[error("joint `{joint}` = {value} is outside its limits [{min}, {max}]")]
     JointLimit {
-        /// 1-based joint number.
-        joint: usize,
+        /// The joint's name.
+        joint: String,
         /// The value given.
         value: Real,
         /// Lower limit.

@@ -8,7 +8,7 @@
 //! - [`error`]: the one [`Error`] type, naming the offending input;
 //! - [`geom`]: validated primitives and the [`Shape`](geom::Shape) enum;
 //! - [`query`]: pair queries returning signed distances with witness points and normals;
-//! - [`kinematics`]: Denavit–Hartenberg chains (standard and modified), forward kinematics,
+//! - [`kinematics`]: kinematic trees (built from DH tables or URDF), forward kinematics,
 //!   point Jacobians;
 //! - `planning` (feature `planning`): RRT-Connect over a `Validity` interface;
 //! - [`mechanism`]: the spatial 4C mechanism's closed-form kinematics (seed 003);
@@ -16,6 +16,7 @@
 //! - [`robot`]: robot models (bodies anchored to frames, levels of detail, model/cell files);
 //! - [`collision`]: robot–robot and self-collision reports, trajectory sweeps (sampled and
 //!   guaranteed);
+//! - `validity` (feature `planning`): cells and planar scenes as planners' `Validity`;
 //! - `control` (feature `control`): the collision-avoidance velocity filter (seed 002);
 //! - [`report`]: serde records (file and wire formats) shared by the CLI, Python and plots.
 //!
@@ -47,5 +48,7 @@ pub mod planning;
 pub mod query;
 pub mod report;
 pub mod robot;
+#[cfg(feature = "planning")]
+pub mod validity;
 
 pub use error::{Error, Result};

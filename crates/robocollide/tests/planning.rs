@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use robocollide::collision::{CellChecker, SweepMode, Trajectory, sweep};
 use robocollide::math::Real;
-use robocollide::planning::{CellValidity, PlannerSettings, Validity, rrt_connect};
+use robocollide::planning::{PlannerSettings, Validity, rrt_connect};
 use robocollide::robot::Cell;
+use robocollide::validity::CellValidity;
 
 fn cell() -> Cell {
     Cell::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/cells/ur5_irb120.toml"))

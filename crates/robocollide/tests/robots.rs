@@ -47,7 +47,8 @@ fn every_shipped_file_loads() {
 fn flange(robot: &str, q_deg: [Real; 6]) -> Point3 {
     let model = load_robot(&data(&format!("robots/{robot}.toml")), None).unwrap();
     let q: Vec<Real> = q_deg.iter().map(|d| d.to_radians()).collect();
-    model.chain.forward(&q).unwrap().tool * Point3::origin()
+    // The last DH frame (these models have no tool offset).
+    model.tree().forward(&q).unwrap()[6] * Point3::origin()
 }
 
 #[test]
@@ -196,7 +197,9 @@ fn fast_pair_search_agrees_with_the_full_queries() {
     use rand::RngExt;
     let ur5 = load_robot(&data("robots/ur5.toml"), Some(DetailLevel::Standard)).unwrap();
     let mut slide = parse_robot(SLIDE_ARM, "slide arm", Some(DetailLevel::Standard)).unwrap();
-    slide.chain.base.translation.vector.x = 0.6;
+    slide
+        .set_base(robocollide::math::Isometry3::translation(0.6, 0.0, 0.0))
+        .unwrap();
     let robots = vec![
         CellRobot {
             label: "R1".into(),

@@ -173,8 +173,8 @@ fn motion_bounds_bound_every_anchor() {
                 let frames = model.frames(&q).unwrap();
                 for (body, limit) in model.bodies.iter().zip(&out) {
                     for anchor in body.anchors() {
-                        let moved: Point3 = frames[anchor.frame] * anchor.at;
-                        let from: Point3 = start[anchor.frame] * anchor.at;
+                        let moved: Point3 = anchor.world(&frames);
+                        let from: Point3 = anchor.world(&start);
                         assert!(
                             (moved - from).norm() <= limit + 1e-12,
                             "{} moved {} > bound {limit}",

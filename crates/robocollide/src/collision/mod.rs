@@ -8,13 +8,16 @@
 //! `serde::Serialize`: they are the JSON the CLI prints.
 
 mod checker;
+mod core;
 mod motion_bound;
+mod pose;
 mod report;
 mod sweep;
 mod trajectory;
 
 pub use checker::{CellChecker, Closest};
 pub use motion_bound::MotionBound;
+pub use pose::CellPose;
 pub use report::{CheckReport, Element, PairReport, RobotSummary};
 #[cfg(feature = "parallel")]
 pub use sweep::sweep_parallel;

@@ -18,7 +18,7 @@
 //! than their world bounds (a wrist's bodies hardly move relative to each other when the
 //! shoulder swings).
 
-use crate::kinematics::JointKind;
+use crate::kinematics::{JointKind, MotionOrder};
 use crate::math::Real;
 use crate::robot::{Cell, RobotModel};
 
@@ -28,103 +28,129 @@ pub struct MotionBound {
     robots: Vec<RobotBound>,
 }
 
+/// What the bound needs of one joint.
+#[derive(Debug, Clone, Copy)]
+struct JointTerm {
+    /// `|origin translation|`: the static distance between parent and child origins.
+    length: Real,
+    /// `None` for a fixed joint.
+    kind: Option<JointKind>,
+    order: MotionOrder,
+    /// `v = multiplier · q[variable] + offset` (unused for fixed joints).
+    variable: usize,
+    multiplier: Real,
+    offset: Real,
+}
+
+impl JointTerm {
+    #[inline]
+    fn value(&self, q: &[Real]) -> Real {
+        self.multiplier * q[self.variable] + self.offset
+    }
+}
+
 #[derive(Debug, Clone)]
 struct RobotBound {
-    /// For each body, its anchors as `(frame, |p|)`.
-    anchors: Vec<Vec<(usize, Real)>>,
-    /// `|aⱼ| + |dⱼ|` per joint (static part).
-    link: Vec<Real>,
-    /// Joint kinds.
-    kinds: Vec<JointKind>,
+    joints: Vec<JointTerm>,
+    /// For each body, its anchors as `(path of joints root → link, |p|)`.
+    anchors: Vec<Vec<(Vec<usize>, Real)>>,
 }
 
 impl RobotBound {
     fn new(model: &RobotModel) -> Self {
+        let tree = model.tree();
+        let joints = tree
+            .joints()
+            .iter()
+            .enumerate()
+            .map(|(index, j)| {
+                let drive = tree.drive(index);
+                let (variable, multiplier, offset) = drive.unwrap_or((0, 0.0, 0.0));
+                JointTerm {
+                    length: j.origin.translation.vector.norm(),
+                    kind: j.kind.filter(|_| drive.is_some()),
+                    order: j.order,
+                    variable,
+                    multiplier,
+                    offset,
+                }
+            })
+            .collect();
         Self {
+            joints,
             anchors: model
                 .bodies
                 .iter()
-                .map(|b| b.anchors().map(|a| (a.frame, a.at.coords.norm())).collect())
+                .map(|b| {
+                    b.anchors()
+                        .map(|a| (tree.path_to(a.frame), a.at.coords.norm()))
+                        .collect()
+                })
                 .collect(),
-            link: model
-                .chain
-                .joints
-                .iter()
-                .map(|j| j.a.abs() + j.d.abs())
-                .collect(),
-            kinds: model.chain.joints.iter().map(|j| j.kind).collect(),
         }
     }
 
-    /// Lowest frame any anchor of `body` is attached to.
-    fn lowest_frame(&self, body: usize) -> usize {
-        self.anchors[body].iter().map(|a| a.0).min().unwrap_or(0)
+    /// Joints shared by every anchor path of the given bodies (a common prefix): they move
+    /// all those anchors rigidly together.
+    fn common_prefix(&self, bodies: &[usize]) -> usize {
+        let mut paths = bodies
+            .iter()
+            .flat_map(|&b| self.anchors[b].iter().map(|(path, _)| path.as_slice()));
+        let Some(first) = paths.next() else { return 0 };
+        paths.fold(first.len(), |n, p| {
+            n.min(first.iter().zip(p).take_while(|(x, y)| x == y).count())
+        })
     }
 
     /// Relative displacement bound of bodies `a` and `b` of this robot along `qa → qb`.
     fn self_pair(&self, a: usize, b: usize, qa: &[Real], qb: &[Real]) -> Real {
-        let first = self.lowest_frame(a).min(self.lowest_frame(b));
-        let mut out = Vec::with_capacity(2);
-        self.bodies_from(first, qa, qb, [a, b].into_iter(), &mut out);
-        out.iter().sum()
+        let first = self.common_prefix(&[a, b]);
+        self.body(a, first, qa, qb) + self.body(b, first, qa, qb)
     }
 
     /// Bounds for the segment `qa → qb`, one per body, into `out`.
     fn bodies(&self, qa: &[Real], qb: &[Real], out: &mut Vec<Real>) {
-        self.bodies_from(0, qa, qb, 0..self.anchors.len(), out);
+        out.clear();
+        out.extend((0..self.anchors.len()).map(|b| self.body(b, 0, qa, qb)));
     }
 
-    /// Bounds of `bodies` counting only joints `first..` (0-based), into `out`.
-    fn bodies_from(
-        &self,
-        first: usize,
-        qa: &[Real],
-        qb: &[Real],
-        bodies: impl Iterator<Item = usize>,
-        out: &mut Vec<Real>,
-    ) {
-        // Lⱼ over the segment: a prismatic joint's offset grows by its largest |q|.
-        let n = self.link.len();
-        let mut length = [0.0; 32];
-        let mut steps = [0.0; 32];
-        let mut length_vec;
-        let mut steps_vec;
-        let (length, steps): (&mut [Real], &mut [Real]) = if n <= 32 {
-            (&mut length[..n], &mut steps[..n])
-        } else {
-            length_vec = vec![0.0; n];
-            steps_vec = vec![0.0; n];
-            (&mut length_vec[..], &mut steps_vec[..])
-        };
-        for j in 0..n {
-            length[j] = self.link[j]
-                + if self.kinds[j] == JointKind::Prismatic {
-                    qa[j].abs().max(qb[j].abs())
-                } else {
-                    0.0
-                };
-            steps[j] = (qb[j] - qa[j]).abs();
-        }
-        out.clear();
-        for body in bodies {
-            let mut worst: Real = 0.0;
-            for &(frame, local) in &self.anchors[body] {
-                // Σᵢ |Δqᵢ| Rᵢ with Rᵢ = Σⱼ₌ᵢ..f Lⱼ + |p|, accumulated from the tip down.
-                let mut reach = local;
-                let mut total = 0.0;
-                for i in (first.min(n)..frame.min(n)).rev() {
-                    reach += length[i];
-                    total += steps[i]
-                        * if self.kinds[i] == JointKind::Revolute {
-                            reach
-                        } else {
-                            1.0
-                        };
+    /// Bound of `body` counting only the joints at path positions `first..`.
+    fn body(&self, body: usize, first: usize, qa: &[Real], qb: &[Real]) -> Real {
+        let mut worst: Real = 0.0;
+        for (path, local) in &self.anchors[body] {
+            // Σ over moving joints of |Δvⱼ| Rⱼ, with Rⱼ the reach from joint j's axis to the
+            // point, accumulated from the tip down.
+            let mut reach = *local;
+            let mut total = 0.0;
+            for &j in path.iter().skip(first).rev() {
+                let joint = &self.joints[j];
+                let (va, vb) = (joint.value(qa), joint.value(qb));
+                let step = (vb - va).abs();
+                let length = joint.length
+                    + if joint.kind == Some(JointKind::Prismatic) {
+                        va.abs().max(vb.abs())
+                    } else {
+                        0.0
+                    };
+                match (joint.kind, joint.order) {
+                    (None, _) => reach += length,
+                    (Some(JointKind::Prismatic), _) => {
+                        total += step;
+                        reach += length;
+                    }
+                    (Some(JointKind::Revolute), MotionOrder::OriginThenMotion) => {
+                        total += step * reach;
+                        reach += length;
+                    }
+                    (Some(JointKind::Revolute), MotionOrder::MotionThenOrigin) => {
+                        reach += length;
+                        total += step * reach;
+                    }
                 }
-                worst = worst.max(total);
             }
-            out.push(worst);
+            worst = worst.max(total);
         }
+        worst
     }
 }
 

@@ -99,10 +99,9 @@ impl Trajectory {
             .iter()
             .flat_map(|r| {
                 r.model
-                    .chain
-                    .joints
-                    .iter()
-                    .map(|j| crate::robot::joint_scale(j, &cell.units))
+                    .tree()
+                    .variable_kinds()
+                    .map(|kind| cell.units.joint_scale(kind))
             })
             .collect();
         let (mut times, mut configs) = (Vec::new(), Vec::new());

@@ -23,7 +23,6 @@
 use super::box_qp::{QpStatus, solve_box_qp};
 use crate::collision::{CellChecker, Element};
 use crate::error::{Error, Result};
-use crate::kinematics::point_jacobian;
 use crate::math::{Point3, Real, Vector3};
 use crate::robot::{BodyShape, Cell};
 
@@ -146,11 +145,11 @@ impl<'a> VelocityFilter<'a> {
         let Some(r) = cell.robots.iter().position(|x| x.label == robot) else {
             return Err(Error::Parse(format!("protect: no robot `{robot}`")));
         };
-        let names = &cell.robots[r].model.link_names;
+        let names = &cell.robots[r].model.tree().links();
         let protected = self.protected.get_or_insert_with(|| {
             cell.robots
                 .iter()
-                .map(|x| vec![false; x.model.link_names.len()])
+                .map(|x| vec![false; x.model.tree().links().len()])
                 .collect()
         });
         for link in links {
@@ -178,19 +177,17 @@ impl<'a> VelocityFilter<'a> {
 
     /// The Jacobian columns (per robot joint) of the core point nearest `p` on body `b` of
     /// robot `r`, given that robot's frames.
-    fn core_jacobian(
-        &self,
-        frames: &crate::kinematics::Frames,
-        r: usize,
-        b: usize,
-        p: &Point3,
-    ) -> Vec<Vector3> {
+    fn core_jacobian(&self, r: usize, b: usize, p: &Point3) -> Vec<Vector3> {
         let robot = &self.checker.cell().robots[r];
+        let frames = self.checker.frames(r);
         let jac = |anchor: &crate::robot::Anchor| {
-            let world = frames.frames[anchor.frame] * anchor.at;
+            let world = anchor.world(frames);
             (
                 world,
-                point_jacobian(&robot.model.chain, frames, anchor.frame, &world),
+                robot
+                    .model
+                    .tree()
+                    .point_jacobian(frames, anchor.frame, &world),
             )
         };
         match &robot.model.bodies[b].shape {
@@ -252,17 +249,6 @@ impl<'a> VelocityFilter<'a> {
             })
             .collect();
         self.checker.pose(q);
-        let frames: Vec<crate::kinematics::Frames> = cell
-            .robots
-            .iter()
-            .enumerate()
-            .map(|(r, robot)| {
-                robot
-                    .model
-                    .chain
-                    .forward_unchecked(self.checker.robot_q(q, r))
-            })
-            .collect();
         let s = &self.settings;
         let (mut rows, mut h, mut labels) = (Vec::new(), Vec::new(), Vec::new());
         for k in 0..self.checker.pairs().len() {
@@ -291,11 +277,7 @@ impl<'a> VelocityFilter<'a> {
                 if !self.moving[r] {
                     continue;
                 }
-                for (j, jc) in self
-                    .core_jacobian(&frames[r], r, body, &point)
-                    .iter()
-                    .enumerate()
-                {
+                for (j, jc) in self.core_jacobian(r, body, &point).iter().enumerate() {
                     if let Some(c) = column[offsets[r] + j] {
                         row[c] += sign * sep.normal.dot(jc);
                     }
@@ -308,7 +290,8 @@ impl<'a> VelocityFilter<'a> {
         // Bounds: speed limits and position limits over one period.
         let (mut lo, mut hi, mut x_hat) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
         for (r, robot) in cell.robots.iter().enumerate() {
-            for (j, joint) in robot.model.chain.joints.iter().enumerate() {
+            for j in 0..robot.model.dof() {
+                let joint = robot.model.tree().variable_joint(j);
                 let Some(c) = column[offsets[r] + j] else {
                     continue;
                 };

@@ -1,18 +1,16 @@
-//! [`SerialChain`]: a DH table with a base placement and a tool frame; forward kinematics.
+//! [`SerialChain`]: a Denavit–Hartenberg table with a base placement and a tool frame — one way
+//! to build a [`KinematicTree`] whose link frames are exactly the DH frames.
+//!
+//! Standard DH: `ᶦ⁻¹Tᵢ = Rz(θ₀ + q) Tz(d) Tx(a) Rx(α) = Rz(q) · [Rz(θ₀) Tz(d) Tx(a) Rx(α)]`, a
+//! joint that moves first ([`MotionOrder::MotionThenOrigin`]) about the parent's z. Modified DH:
+//! `ᶦ⁻¹Tᵢ = Rx(α) Tx(a) Rz(θ₀ + q) Tz(d) = [Rx(α) Tx(a) Rz(θ₀) Tz(d)] · Rz(q)`, URDF's order. A
+//! prismatic joint's `Tz(q)` factors out the same way, since `Tz` commutes with `Rz` and `Tz`.
+//! In both, the bracket is the joint's constant origin, [`DhJoint::transform`] at `q = 0`.
 
-use super::dh::{DhConvention, DhJoint, JointKind};
-use crate::error::{Error, Result};
-use crate::math::{Isometry3, Real};
-
-/// World poses of every frame of a chain at one configuration: `frames[0]` is the base,
-/// `frames[i]` link `i` (1 ≤ i ≤ n), and `tool` the tool frame (`frames[n] · tool`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frames {
-    /// Base and link frames in the world.
-    pub frames: Vec<Isometry3>,
-    /// Tool frame in the world.
-    pub tool: Isometry3,
-}
+use super::dh::{DhConvention, DhJoint};
+use super::tree::{Joint, KinematicTree, MotionOrder};
+use crate::error::Result;
+use crate::math::{Isometry3, Vector3};
 
 /// A serial chain of DH joints.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,106 +41,80 @@ impl SerialChain {
         self.joints.len()
     }
 
-    /// Checks a configuration: the right number of values, all finite. Limits are checked by
-    /// [`check_limits`](Self::check_limits) (callers decide whether a violation is an error).
-    pub fn check_configuration(&self, q: &[Real]) -> Result<()> {
-        if q.len() != self.dof() {
-            return Err(Error::JointCount {
-                expected: self.dof(),
-                got: q.len(),
-            });
+    /// The tree of this chain: link `i` is DH frame `i` (0 = base), joint `i` (1-based) joins
+    /// links `i − 1` and `i`; a tool frame other than the identity becomes one more link,
+    /// `tool`, on a fixed joint `tool` after link `n`. `links` has `n + 1` names and
+    /// `joint_names` `n`; `source` names the model in errors.
+    pub fn to_tree(
+        &self,
+        source: &str,
+        links: Vec<String>,
+        joint_names: &[String],
+    ) -> Result<KinematicTree> {
+        let order = match self.convention {
+            DhConvention::Standard => MotionOrder::MotionThenOrigin,
+            DhConvention::Modified => MotionOrder::OriginThenMotion,
+        };
+        let mut links = links;
+        let mut joints: Vec<Joint> = self
+            .joints
+            .iter()
+            .zip(joint_names)
+            .enumerate()
+            .map(|(i, (dh, name))| Joint {
+                limits: dh.limits,
+                order,
+                ..Joint::moving(
+                    name,
+                    dh.kind,
+                    i,
+                    i + 1,
+                    dh.transform(self.convention, 0.0),
+                    Vector3::z(),
+                )
+            })
+            .collect();
+        if self.tool != Isometry3::identity() {
+            joints.push(Joint::fixed("tool", self.dof(), links.len(), self.tool));
+            links.push("tool".to_owned());
         }
-        for (i, (v, joint)) in q.iter().zip(&self.joints).enumerate() {
-            let field = format!("q[{}] (joint {})", i, i + 1);
-            if joint.kind == JointKind::Prismatic {
-                crate::geom::check_length(&field, *v)?;
-            } else {
-                crate::geom::check_scalar(&field, *v)?;
-            }
-        }
-        Ok(())
+        let mut tree = KinematicTree::new(source, links, joints)?;
+        tree.base = self.base;
+        Ok(tree)
     }
 
-    /// Checks that every length of the chain (DH `a`, `d`, prismatic limits, base and tool
-    /// offsets) is within [`LENGTH_LIMIT`](crate::geom::LENGTH_LIMIT); errors name the joint.
-    pub fn check_lengths(&self) -> Result<()> {
-        use crate::geom::check_length;
-        for (i, j) in self.joints.iter().enumerate() {
-            let field = |name: &str| format!("joints[{i}].{name}");
-            check_length(&field("a"), j.a)?;
-            check_length(&field("d"), j.d)?;
-            if let (JointKind::Prismatic, Some((lo, hi))) = (j.kind, j.limits) {
-                check_length(&field("limits[0]"), lo)?;
-                check_length(&field("limits[1]"), hi)?;
-            }
-        }
-        for (name, pose) in [("base", &self.base), ("tool", &self.tool)] {
-            for (axis, v) in ["x", "y", "z"].iter().zip(pose.translation.vector.iter()) {
-                check_length(&format!("{name}.{axis}"), *v)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The first joint outside its limits, as an error naming joint, value and limits.
-    pub fn check_limits(&self, q: &[Real]) -> Result<()> {
-        for (i, (joint, v)) in self.joints.iter().zip(q).enumerate() {
-            if let Some((lo, hi)) = joint.limits {
-                if *v < lo || *v > hi {
-                    return Err(Error::JointLimit {
-                        joint: i + 1,
-                        value: *v,
-                        min: lo,
-                        max: hi,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// World poses of all frames at `q` (validated: count and finiteness).
-    pub fn forward(&self, q: &[Real]) -> Result<Frames> {
-        self.check_configuration(q)?;
-        Ok(self.forward_unchecked(q))
-    }
-
-    /// [`forward`](Self::forward) without validation (callers guarantee a valid `q`).
-    pub fn forward_unchecked(&self, q: &[Real]) -> Frames {
-        let mut frames = Vec::with_capacity(self.dof() + 1);
-        let mut pose = self.base;
-        frames.push(pose);
-        for (joint, &qi) in self.joints.iter().zip(q) {
-            pose *= joint.transform(self.convention, qi);
-            frames.push(pose);
-        }
-        Frames {
-            tool: pose * self.tool,
-            frames,
-        }
-    }
-
-    /// Writes the frames into `out` (len n + 1) without allocating.
-    pub fn forward_into(&self, q: &[Real], out: &mut [Isometry3]) {
-        let mut pose = self.base;
-        out[0] = pose;
-        for (i, (joint, &qi)) in self.joints.iter().zip(q).enumerate() {
-            pose *= joint.transform(self.convention, qi);
-            out[i + 1] = pose;
-        }
-    }
-
-    /// `true` if joint `i` (1-based) is revolute.
-    pub fn is_revolute(&self, i: usize) -> bool {
-        self.joints[i - 1].kind == JointKind::Revolute
+    /// Default names: `base`, `link1`…; `joint1`….
+    pub fn default_names(&self) -> (Vec<String>, Vec<String>) {
+        (
+            std::iter::once("base".to_owned())
+                .chain((1..=self.dof()).map(|i| format!("link{i}")))
+                .collect(),
+            (1..=self.dof()).map(|i| format!("joint{i}")).collect(),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Point3, Vector3};
+    use crate::kinematics::Frame;
+    use crate::math::{Point3, Real};
     use std::f64::consts::FRAC_PI_2;
+
+    fn tree(chain: &SerialChain) -> KinematicTree {
+        let (links, joints) = chain.default_names();
+        chain.to_tree("test", links, &joints).unwrap()
+    }
+
+    /// World frames by multiplying the DH matrices directly (the textbook definition).
+    fn by_matrices(chain: &SerialChain, q: &[Real]) -> Vec<Isometry3> {
+        let mut frames = vec![chain.base];
+        for (joint, &qi) in chain.joints.iter().zip(q) {
+            let last = *frames.last().unwrap();
+            frames.push(last * joint.transform(chain.convention, qi));
+        }
+        frames
+    }
 
     /// A planar 2R arm (standard DH): the textbook closed form.
     #[test]
@@ -155,41 +127,14 @@ mod tests {
             ],
         );
         let (q1, q2) = (0.4, -1.2);
-        let f = chain.forward(&[q1, q2]).unwrap();
-        let tip = f.frames[2] * Point3::origin();
+        let f = tree(&chain).forward(&[q1, q2]).unwrap();
+        let tip = f[2] * Point3::origin();
         let expected = Point3::new(
             0.5 * q1.cos() + 0.3 * (q1 + q2).cos(),
             0.5 * q1.sin() + 0.3 * (q1 + q2).sin(),
             0.0,
         );
         assert!((tip - expected).norm() < 1e-15);
-    }
-
-    /// The same planar arm in modified DH: a's shift one row down, tip needs a tool offset.
-    #[test]
-    fn modified_planar_arm_agrees_with_standard() {
-        let modified = SerialChain {
-            tool: Isometry3::translation(0.3, 0.0, 0.0),
-            ..SerialChain::new(
-                DhConvention::Modified,
-                vec![
-                    DhJoint::revolute(0.0, 0.0, 0.0, 0.0),
-                    DhJoint::revolute(0.5, 0.0, 0.0, 0.0),
-                ],
-            )
-        };
-        let standard = SerialChain::new(
-            DhConvention::Standard,
-            vec![
-                DhJoint::revolute(0.5, 0.0, 0.0, 0.0),
-                DhJoint::revolute(0.3, 0.0, 0.0, 0.0),
-            ],
-        );
-        for q in [[0.0, 0.0], [0.4, -1.2], [2.0, 3.0]] {
-            let a = modified.forward(&q).unwrap().tool * Point3::origin();
-            let b = standard.forward(&q).unwrap().frames[2] * Point3::origin();
-            assert!((a - b).norm() < 1e-15, "{a} vs {b}");
-        }
     }
 
     /// A spatial RRP chain computed by hand: base rotation, shoulder, prismatic reach.
@@ -205,31 +150,71 @@ mod tests {
                 DhJoint::prismatic(0.0, 0.0, 0.0, 0.0),
             ],
         );
-        let f = chain.forward(&[0.0, 0.0, 2.0]).unwrap();
-        let z2 = f.frames[2].rotation * Vector3::z();
-        let tip = f.frames[3] * Point3::origin();
-        assert!((tip - (Point3::new(0.0, 0.0, 1.0) + z2 * 2.0)).norm() < 1e-15);
-        assert!((z2 - Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-15, "{z2}");
-        assert!((tip - Point3::new(0.0, 0.0, -1.0)).norm() < 1e-15);
+        let f = tree(&chain).forward(&[0.0, 0.0, 2.0]).unwrap();
+        let tip = f[3] * Point3::origin();
+        assert!((tip - Point3::new(0.0, 0.0, -1.0)).norm() < 1e-15, "{tip}");
     }
 
+    /// Both conventions, revolute and prismatic joints, offsets, a base: the tree's frames
+    /// equal the products of the DH matrices.
     #[test]
-    fn bad_configurations_are_named() {
-        let chain = SerialChain::new(
-            DhConvention::Standard,
-            vec![DhJoint::revolute(1.0, 0.0, 0.0, 0.0).with_limits(-1.0, 1.0)],
-        );
-        assert_eq!(
-            chain.forward(&[0.0, 1.0]).unwrap_err().to_string(),
-            "wrong joint count: expected 1 value(s), got 2"
-        );
-        assert_eq!(
-            chain.forward(&[Real::NAN]).unwrap_err().to_string(),
-            "q[0] (joint 1) must be finite, got NaN"
-        );
-        assert_eq!(
-            chain.check_limits(&[1.5]).unwrap_err().to_string(),
-            "joint 1 = 1.5 is outside its limits [-1, 1]"
-        );
+    fn tree_frames_equal_dh_matrix_products() {
+        let joints = vec![
+            DhJoint::revolute(0.1, 1.2, 0.3, 0.2),
+            DhJoint::revolute(0.4, -0.5, 0.0, -0.3),
+            DhJoint::prismatic(0.05, 0.8, 0.1, 0.4),
+            DhJoint::revolute(0.0, 1.4, 0.2, 0.0),
+        ];
+        for convention in [DhConvention::Standard, DhConvention::Modified] {
+            let mut chain = SerialChain::new(convention, joints.clone());
+            chain.base = Isometry3::new(Vector3::new(0.3, -0.2, 0.1), Vector3::new(0.1, 0.2, 0.3));
+            let tree = tree(&chain);
+            for q in [[0.0; 4], [0.3, -0.7, 0.25, 1.1], [3.0, 2.0, -1.0, -2.5]] {
+                let got = tree.forward(&q).unwrap();
+                for (g, e) in got.iter().zip(by_matrices(&chain, &q)) {
+                    let d = (g.to_homogeneous() - e.to_homogeneous()).abs().max();
+                    assert!(d < 1e-14, "{convention:?} {q:?}: {d}");
+                }
+            }
+        }
+    }
+
+    /// Point Jacobians on every link against central differences, both conventions.
+    #[test]
+    fn jacobian_matches_finite_differences() {
+        let joints = vec![
+            DhJoint::revolute(0.1, 1.2, 0.3, 0.2),
+            DhJoint::revolute(0.4, -0.5, 0.0, -0.3),
+            DhJoint::prismatic(0.05, 0.8, 0.1, 0.4),
+            DhJoint::revolute(0.0, 1.4, 0.2, 0.0),
+        ];
+        let q = [0.3, -0.7, 0.25, 1.1];
+        let local = Point3::new(0.05, -0.1, 0.2);
+        for convention in [DhConvention::Standard, DhConvention::Modified] {
+            let tree = tree(&SerialChain::new(convention, joints.clone()));
+            let frames: Vec<Frame> = tree
+                .forward(&q)
+                .unwrap()
+                .iter()
+                .map(Frame::from_isometry)
+                .collect();
+            for (k, frame) in frames.iter().enumerate() {
+                let p = frame.apply(&local);
+                let jac = tree.point_jacobian(&frames, k, &p);
+                for (i, column) in jac.iter().enumerate() {
+                    let h = 1e-6;
+                    let (mut qp, mut qm) = (q, q);
+                    qp[i] += h;
+                    qm[i] -= h;
+                    let pp = tree.forward(&qp).unwrap()[k] * local;
+                    let pm = tree.forward(&qm).unwrap()[k] * local;
+                    let fd = (pp - pm) / (2.0 * h);
+                    assert!(
+                        (fd - column).norm() < 1e-8,
+                        "{convention:?} link {k} joint {i}: {fd} vs {column}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -1,14 +1,11 @@
-//! Motion planning on top of the collision checks. Planners see only a [`Validity`]: is this
-//! configuration free, is this straight joint-space motion free. [`CellValidity`] answers the
-//! motion question with the guaranteed sweep, so every edge a planner accepts is certified
-//! collision-free, not merely sampled. Requires the `planning` feature.
+//! Motion planning. Planners see only a [`Validity`]: is this configuration free, is this
+//! straight joint-space motion free. The adapters from cells and planar scenes live in
+//! [`validity`](crate::validity) (a cell's motions are certified by the guaranteed sweep, so
+//! every edge a planner accepts is collision-free, not merely sampled). Requires the
+//! `planning` feature.
 
-mod cell_validity;
-mod planar_validity;
 mod rrt_connect;
 mod validity;
 
-pub use cell_validity::CellValidity;
-pub use planar_validity::PlanarValidity;
 pub use rrt_connect::{Plan, PlannerSettings, rrt_connect};
 pub use validity::Validity;

@@ -1,9 +1,11 @@
 //! [`Body`]: one named primitive of a robot, with points anchored to frames.
 
 use crate::geom::{Capsule, Cylinder, Shape, Sphere};
-use crate::math::{Isometry3, Point3, Real};
+use crate::kinematics::Frame;
+use crate::math::{Point3, Real};
 
-/// A point fixed in frame `frame` (0 = robot base, `i` = link `i`) at local coordinates `at`.
+/// A point fixed on link `frame` (its index in the robot's tree; 0 = the root, for a DH
+/// chain `i` = DH frame `i`) at local coordinates `at`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Anchor {
     /// Frame index.
@@ -21,10 +23,10 @@ impl Anchor {
         }
     }
 
-    /// World position given the world poses of the frames.
+    /// World position given the world frames of the links.
     #[inline]
-    pub fn world(&self, frames: &[Isometry3]) -> Point3 {
-        frames[self.frame] * self.at
+    pub fn world(&self, frames: &[Frame]) -> Point3 {
+        frames[self.frame].apply(&self.at)
     }
 }
 
@@ -97,31 +99,10 @@ impl Body {
         }
     }
 
-    /// The body in the world, with anchors mapped to world points by `world`.
-    #[inline]
-    pub fn world_shape_with(&self, world: impl Fn(&Anchor) -> Point3) -> Shape {
-        match self.shape {
-            BodyShape::Sphere { center, radius } => {
-                Shape::Sphere(Sphere::from_finite(world(&center), radius))
-            }
-            BodyShape::Capsule { a, b, radius } => Shape::Capsule(Capsule::from_finite(
-                crate::geom::Segment::from_finite(world(&a), world(&b)),
-                radius,
-            )),
-            BodyShape::Cylinder { a, b, radius } => {
-                let (pa, pb) = (world(&a), world(&b));
-                match Cylinder::new(pa, pb, radius) {
-                    Ok(c) => Shape::Cylinder(c),
-                    Err(_) => Shape::Sphere(Sphere::from_finite(pa, radius)),
-                }
-            }
-        }
-    }
-
     /// The body in the world, given the world poses of the frames. Shapes were validated when
     /// the model was built; a cylinder whose two anchors coincide at this configuration becomes
     /// a sphere of its radius (a conservative stand-in for a disc of unknown orientation).
-    pub fn world_shape(&self, frames: &[Isometry3]) -> Shape {
+    pub fn world_shape(&self, frames: &[Frame]) -> Shape {
         match self.shape {
             BodyShape::Sphere { center, radius } => {
                 Shape::Sphere(Sphere::from_finite(center.world(frames), radius))

@@ -35,7 +35,7 @@ use super::self_pairs::SelfPairs;
 use super::units::Units;
 use crate::error::{Error, Result};
 use crate::error::{line_of, read_text_file};
-use crate::kinematics::{DhConvention, SerialChain};
+use crate::kinematics::KinematicTree;
 use crate::math::Real;
 
 /// A robot placed in a cell.
@@ -167,9 +167,8 @@ impl Cell {
                             })
                             .collect::<Result<Vec<_>>>()?;
                         RobotModel::new(
-                            name,
-                            SerialChain::new(DhConvention::Standard, vec![]),
-                            links,
+                            name.clone(),
+                            KinematicTree::fixed_base(&name),
                             bodies,
                             SelfPairs::default(),
                         )
@@ -180,22 +179,18 @@ impl Cell {
                             .into(),
                     )),
                 };
-            model.chain.base = base * model.chain.base;
-            model
-                .chain
-                .check_lengths()
-                .map_err(|e| here(e.to_string()))?;
+            let placed = base * model.tree().base;
+            model.set_base(placed).map_err(|e| here(e.to_string()))?;
             let home = match &r.home {
                 Some(h) => {
-                    let scaled: Vec<Real> = model
-                        .chain
-                        .joints
+                    let scaled: Vec<Real> = h
                         .iter()
-                        .zip(h)
-                        .map(|(j, v)| v * joint_scale(j, &units))
+                        .enumerate()
+                        .take(model.dof())
+                        .map(|(v, x)| x * units.joint_scale(model.tree().variable_kind(v)))
                         .collect();
                     model
-                        .chain
+                        .tree()
                         .check_configuration(&if h.len() == scaled.len() {
                             scaled.clone()
                         } else {
@@ -223,13 +218,5 @@ impl Cell {
     /// Total number of joint values (all robots, in order).
     pub fn dof(&self) -> usize {
         self.robots.iter().map(|r| r.model.dof()).sum()
-    }
-}
-
-/// Multiplier from a file's units to a joint's (radians for revolute, metres for prismatic).
-pub(crate) fn joint_scale(joint: &crate::kinematics::DhJoint, units: &Units) -> Real {
-    match joint.kind {
-        crate::kinematics::JointKind::Revolute => units.radians(),
-        crate::kinematics::JointKind::Prismatic => units.metres(),
     }
 }

@@ -1,8 +1,9 @@
-//! Robot models: a kinematic chain plus named bodies (spheres, capsules, cylinders) whose
-//! points are anchored to the chain's frames, and the self-collision pair matrix.
+//! Robot models: a kinematic tree plus named bodies (spheres, capsules, cylinders) whose
+//! points are anchored to its links, and the self-collision pairs.
 //!
 //! Conventions: metres and radians in memory (files may declare mm and degrees, see
-//! [`model_file`]). A body point is anchored to one frame (0 = robot base, `i` = link `i`);
+//! [`model_file`]). A body point is anchored to one link (0 = the root; for a DH chain link `i`
+//! is DH frame `i`);
 //! a capsule may join points on two frames, which is how seed 000 §5.2 models a link between
 //! two joint origins (this stays correct for prismatic joints, where no single frame carries
 //! both ends). Each body belongs to one link, used for self-collision adjacency.
@@ -16,7 +17,6 @@ mod self_pairs;
 mod units;
 
 pub use body::{Anchor, Body, BodyShape};
-pub(crate) use cell::joint_scale;
 pub use cell::{Cell, CellRobot};
 pub use detail::{DetailLevel, detail_bodies};
 pub use model::RobotModel;

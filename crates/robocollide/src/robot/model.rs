@@ -1,71 +1,62 @@
-//! [`RobotModel`]: chain + bodies + self-collision pairs.
+//! [`RobotModel`]: kinematic tree + bodies + self-collision pairs.
 
 use super::body::Body;
 use super::self_pairs::SelfPairs;
 use crate::error::{Error, Result};
 use crate::geom::Shape;
-use crate::kinematics::SerialChain;
+use crate::kinematics::{ForwardKinematics, Frame, JointKind, KinematicTree};
 use crate::math::{Isometry3, Real};
 
-/// A robot: its kinematics, named links, bodies and self-collision pairs.
+/// A robot: its kinematic tree, bodies on its links and self-collision pairs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RobotModel {
     /// Model name (e.g. `UR5`).
     pub name: String,
-    /// Kinematic chain (zero joints for a static body set).
-    pub chain: SerialChain,
-    /// Link names, index = frame: `link_names[0]` is the base.
-    pub link_names: Vec<String>,
+    tree: KinematicTree,
+    forward: ForwardKinematics,
     /// Bodies.
     pub bodies: Vec<Body>,
     /// Body pairs checked for self-collision.
     pub self_pairs: SelfPairs,
-    /// The level of detail its generated bodies come from (`None`: bodies written by hand).
+    /// The level of detail its generated bodies come from (`None`: bodies written by hand or
+    /// read from a URDF).
     pub level: Option<super::DetailLevel>,
 }
 
 impl RobotModel {
-    /// Builds a model and checks it: anchors refer to existing frames, links exist, radii are
-    /// finite and non-negative, anchor coordinates finite, names unique.
+    /// Builds a model and checks it: anchors refer to existing links, radii are finite and
+    /// non-negative, anchor coordinates finite and within the length range, names unique.
     pub fn new(
         name: String,
-        chain: SerialChain,
-        link_names: Vec<String>,
+        tree: KinematicTree,
         bodies: Vec<Body>,
         self_pairs: SelfPairs,
     ) -> Result<Self> {
-        let frames = chain.dof() + 1;
+        let links = tree.links().len();
         let bad = |message: String| Error::File {
             file: format!("robot `{name}`"),
             message,
         };
-        if link_names.len() != frames {
-            return Err(bad(format!(
-                "{} link names for {} frames (base + one per joint)",
-                link_names.len(),
-                frames
-            )));
-        }
-        chain.check_lengths().map_err(|e| bad(e.to_string()))?;
+        tree.check_lengths().map_err(|e| bad(e.to_string()))?;
         for (i, body) in bodies.iter().enumerate() {
             let field = format!("body `{}`", body.name);
             if bodies[..i].iter().any(|b| b.name == body.name) {
                 return Err(bad(format!("{field}: duplicate body name")));
             }
-            if body.link >= frames {
+            if body.link >= links {
                 return Err(bad(format!(
                     "{field}: link {} does not exist (the robot has links 0..={})",
                     body.link,
-                    frames - 1
+                    links - 1
                 )));
             }
             crate::geom::check_radius(&format!("{field} radius"), body.radius())
                 .and_then(|r| crate::geom::check_length(&format!("{field} radius"), r))
                 .map_err(|e| bad(e.to_string()))?;
             for anchor in body.anchors() {
-                if anchor.frame >= frames {
+                if anchor.frame >= links {
                     return Err(bad(format!(
-                        "{field}: frame {} does not exist",
+                        "{field}: link {} does not exist",
                         anchor.frame
                     )));
                 }
@@ -78,12 +69,31 @@ impl RobotModel {
         }
         Ok(Self {
             name,
-            chain,
-            link_names,
+            forward: ForwardKinematics::new(&tree),
+            tree,
             bodies,
             self_pairs,
             level: None,
         })
+    }
+
+    /// The kinematic tree.
+    pub fn tree(&self) -> &KinematicTree {
+        &self.tree
+    }
+
+    /// The compiled forward kinematics of the tree.
+    pub fn forward_kinematics(&self) -> &ForwardKinematics {
+        &self.forward
+    }
+
+    /// Places the robot's root link at `base` in the world (replacing the previous placement);
+    /// errors if the placement is outside the length range.
+    pub fn set_base(&mut self, base: Isometry3) -> Result<()> {
+        self.tree.base = base;
+        self.tree.check_lengths()?;
+        self.forward = ForwardKinematics::new(&self.tree);
+        Ok(())
     }
 
     /// Sampled configurations spread over the joint ranges (limits, else ±π rad or ±1 m),
@@ -91,18 +101,14 @@ impl RobotModel {
     pub fn sample_configurations(&self, count: usize) -> Vec<Vec<Real>> {
         (0..count)
             .map(|k| {
-                self.chain
-                    .joints
-                    .iter()
-                    .enumerate()
-                    .map(|(j, joint)| {
-                        let (lo, hi) = joint.limits.unwrap_or(match joint.kind {
-                            crate::kinematics::JointKind::Revolute => {
-                                (-std::f64::consts::PI, std::f64::consts::PI)
-                            }
-                            crate::kinematics::JointKind::Prismatic => (-1.0, 1.0),
+                (0..self.dof())
+                    .map(|v| {
+                        let joint = self.tree.variable_joint(v);
+                        let (lo, hi) = joint.limits.unwrap_or(match self.tree.variable_kind(v) {
+                            JointKind::Revolute => (-std::f64::consts::PI, std::f64::consts::PI),
+                            JointKind::Prismatic => (-1.0, 1.0),
                         });
-                        let step = ((j + 2) as Real).sqrt().fract();
+                        let step = ((v + 2) as Real).sqrt().fract();
                         let frac = (0.5 + k as Real * step).fract();
                         lo + (hi - lo) * frac
                     })
@@ -114,11 +120,12 @@ impl RobotModel {
     /// Leaves out default self pairs in contact in every sampled configuration (see
     /// [`SelfPairs`]); pairs of bodies whose link pair is in `keep_links` stay.
     pub fn drop_structural_self_pairs(&mut self, keep_links: &[(usize, usize)]) {
+        let mut frames = Vec::new();
         let samples: Vec<Vec<Shape>> = self
             .sample_configurations(super::self_pairs::STRUCTURAL_SAMPLES)
             .iter()
             .map(|q| {
-                let frames = self.chain.forward_unchecked(q).frames;
+                self.forward.forward_into(q, &mut frames);
                 self.bodies.iter().map(|b| b.world_shape(&frames)).collect()
             })
             .collect();
@@ -143,12 +150,15 @@ impl RobotModel {
 
     /// Degrees of freedom.
     pub fn dof(&self) -> usize {
-        self.chain.dof()
+        self.tree.dof()
     }
 
-    /// World frames at `q` (validated), as a flat list (base, links…).
-    pub fn frames(&self, q: &[Real]) -> Result<Vec<Isometry3>> {
-        Ok(self.chain.forward(q)?.frames)
+    /// World frames of every link at `q` (validated), index = link.
+    pub fn frames(&self, q: &[Real]) -> Result<Vec<Frame>> {
+        self.tree.check_configuration(q)?;
+        let mut frames = Vec::new();
+        self.forward.forward_into(q, &mut frames);
+        Ok(frames)
     }
 
     /// World shapes of all bodies at `q` (validated).
@@ -159,6 +169,6 @@ impl RobotModel {
 
     /// The link name of a body.
     pub fn link_name(&self, body: usize) -> &str {
-        &self.link_names[self.bodies[body].link]
+        &self.tree.links()[self.bodies[body].link]
     }
 }

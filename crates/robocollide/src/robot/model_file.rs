@@ -343,6 +343,7 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
     if let Some(tool) = &record.tool {
         chain.tool = tool.to_isometry(&units, "tool").map_err(err)?;
     }
+    let (default_links, default_joints) = chain.default_names();
     let links = match record.links {
         Some(l) if l.len() != chain.dof() + 1 => {
             return Err(err(format!(
@@ -352,10 +353,14 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
             )));
         }
         Some(l) => l,
-        None => std::iter::once("base".to_owned())
-            .chain((1..=chain.dof()).map(|i| format!("link{i}")))
-            .collect(),
+        None => default_links,
     };
+    let joint_names: Vec<String> = record
+        .joints
+        .iter()
+        .zip(default_joints)
+        .map(|(j, default)| j.get_ref().name.clone().unwrap_or(default))
+        .collect();
     let mut bodies = Vec::new();
     let mut generated_level = None;
     if let Some(g) = &record.geometry {
@@ -410,11 +415,14 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
     let check = resolve_pairs(&record.self_collision.check, "check")?;
     let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
     let pairs = SelfPairs::from_links(&body_links, &ignore, &check);
-    let mut model =
-        RobotModel::new(record.name, chain, links, bodies, pairs).map_err(|e| match e {
-            Error::File { message, .. } => err(message),
-            other => err(other.to_string()),
-        })?;
+    let unwrap_file = |e: Error| match e {
+        Error::File { message, .. } => err(message),
+        other => err(other.to_string()),
+    };
+    let tree = chain
+        .to_tree(file, links, &joint_names)
+        .map_err(unwrap_file)?;
+    let mut model = RobotModel::new(record.name, tree, bodies, pairs).map_err(unwrap_file)?;
     model.drop_structural_self_pairs(&check);
     model.level = generated_level;
     Ok(model)
@@ -468,9 +476,11 @@ ignore = [["base", "l2"]]
     fn parses_units_geometry_bodies_and_pairs() {
         let robot = parse_robot(ARM, "arm.toml", None).unwrap();
         assert_eq!(robot.dof(), 3);
-        assert!((robot.chain.joints[0].d - 0.3).abs() < 1e-15);
-        assert!((robot.chain.joints[0].alpha - std::f64::consts::FRAC_PI_2).abs() < 1e-15);
-        let (lo, hi) = robot.chain.joints[0].limits.unwrap();
+        let first = &robot.tree().joints()[0];
+        let origin = first.origin.to_homogeneous();
+        assert!((origin[(2, 3)] - 0.3).abs() < 1e-15, "d = 300 mm");
+        assert!((origin[(2, 1)] - 1.0).abs() < 1e-15, "alpha = 90 deg");
+        let (lo, hi) = first.limits.unwrap();
         assert!((hi - 170f64.to_radians()).abs() < 1e-15 && lo == -hi);
         let names: Vec<&str> = robot.bodies.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["S1", "S2", "S3", "S4", "C1", "C2", "C3", "tool"]);

@@ -67,6 +67,15 @@ impl Units {
         }
     }
 
+    /// Multiplier from file units to a joint value's (radians for revolute joints, metres for
+    /// prismatic ones).
+    pub fn joint_scale(&self, kind: crate::kinematics::JointKind) -> Real {
+        match kind {
+            crate::kinematics::JointKind::Revolute => self.radians(),
+            crate::kinematics::JointKind::Prismatic => self.metres(),
+        }
+    }
+
     /// Multiplier from file angles to radians.
     pub fn radians(&self) -> Real {
         match self.angle {

@@ -7,9 +7,9 @@
 //! bound; otherwise it is bisected, and a piece shorter than `1e-9` rad that still cannot be
 //! certified counts as a collision (conservative).
 
-use super::validity::Validity;
 use crate::math::Real;
 use crate::planar::{PlanarArm, SegmentsCircles};
+use crate::planning::Validity;
 
 /// Validity of a planar arm among circles (joint ranges ±π).
 #[derive(Debug, Clone)]

@@ -2,10 +2,10 @@
 //! checked with [`CellChecker`], motions with the guaranteed sweep (certified between the
 //! ends, see [`collision::sweep`](crate::collision::sweep)).
 
-use super::validity::Validity;
 use crate::collision::{CellChecker, SweepMode, Trajectory, sweep};
 use crate::error::{Error, Result};
 use crate::math::Real;
+use crate::planning::Validity;
 use crate::robot::Cell;
 
 /// Validity for robot `robot` of a cell, the others fixed at `fixed`.
@@ -75,13 +75,11 @@ impl Validity for CellValidity<'_> {
     }
 
     fn bounds(&self) -> Vec<(Real, Real)> {
-        self.checker.cell().robots[self.robot]
-            .model
-            .chain
-            .joints
-            .iter()
-            .map(|j| {
-                j.limits
+        let tree = self.checker.cell().robots[self.robot].model.tree();
+        (0..tree.dof())
+            .map(|v| {
+                tree.variable_joint(v)
+                    .limits
                     .unwrap_or((-std::f64::consts::PI, std::f64::consts::PI))
             })
             .collect()

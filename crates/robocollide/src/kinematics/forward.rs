@@ -1,0 +1,183 @@
+//! Forward kinematics and point Jacobians on a [`KinematicTree`] — the one implementation the
+//! rest of the library uses.
+//!
+//! Link frames are computed in the tree's topological order, each from its parent's
+//! (`parent · origin · motion` or `parent · motion · origin`, see [`MotionOrder`]). A point `p`
+//! fixed on link `k` has, for each moving joint `j` between the root and `k`, the Jacobian
+//! contribution `m · (a × (p − o))` (revolute) or `m · a` (prismatic), where `a` is the joint's
+//! world axis, `o` a point on it (the frame the motion acts in) and `m` the multiplier of the
+//! joint's drive (1, or a mimic's multiplier), added to the column of the joint's variable.
+
+use super::frame::{Frame, JointAxis};
+use super::tree::{JointKind, KinematicTree, MotionOrder};
+use crate::error::Result;
+use crate::math::{Isometry3, Point3, Real, Vector3};
+
+/// What forward kinematics needs of one joint, precomputed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Step {
+    parent: usize,
+    child: usize,
+    origin: Frame,
+    /// `true` if the origin has no rotation (only its translation needs applying).
+    pure_translation: bool,
+    motion: Motion,
+    order: MotionOrder,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Motion {
+    Fixed,
+    Revolute(JointAxis, super::tree::Drive),
+    Prismatic(Vector3, super::tree::Drive),
+}
+
+/// A tree compiled for repeated forward kinematics; [`KinematicTree::forward`] is the
+/// convenient entry point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForwardKinematics {
+    base: Frame,
+    steps: Vec<Step>,
+    links: usize,
+}
+
+impl ForwardKinematics {
+    /// Compiles `tree`.
+    pub fn new(tree: &KinematicTree) -> Self {
+        let steps = tree
+            .joints
+            .iter()
+            .zip(&tree.drives)
+            .map(|(joint, drive)| Step {
+                parent: joint.parent,
+                child: joint.child,
+                origin: Frame::from_isometry(&joint.origin),
+                pure_translation: joint.origin.rotation.angle() == 0.0,
+                motion: match (joint.kind, drive) {
+                    (Some(JointKind::Revolute), Some(d)) => {
+                        Motion::Revolute(JointAxis::of(&joint.axis), *d)
+                    }
+                    (Some(JointKind::Prismatic), Some(d)) => Motion::Prismatic(joint.axis, *d),
+                    _ => Motion::Fixed,
+                },
+                order: joint.order,
+            })
+            .collect();
+        Self {
+            base: Frame::from_isometry(&tree.base),
+            steps,
+            links: tree.links.len(),
+        }
+    }
+
+    /// Number of link frames written by [`forward_into`](Self::forward_into).
+    pub fn link_count(&self) -> usize {
+        self.links
+    }
+
+    /// World frames of every link at `q` into `frames` (resized to the link count). `q` is not
+    /// validated: use [`KinematicTree::check_configuration`] on untrusted input.
+    pub fn forward_into(&self, q: &[Real], frames: &mut Vec<Frame>) {
+        self.forward_prefix_into(q, self.steps.len(), frames, &mut Vec::new());
+    }
+
+    /// Like [`forward_into`](Self::forward_into) but stops after the first `joints` joints of
+    /// the topological order (frames of later links are left as they were); `scratch` is a
+    /// reusable buffer (no allocation once it has grown).
+    pub fn forward_prefix_into(
+        &self,
+        q: &[Real],
+        joints: usize,
+        frames: &mut Vec<Frame>,
+        scratch: &mut Vec<(Real, Real)>,
+    ) {
+        if frames.len() != self.links {
+            frames.resize(self.links, Frame::IDENTITY);
+        }
+        let steps = &self.steps[..joints.min(self.steps.len())];
+        // Every joint's sine and cosine (or displacement) first: independent calls that can
+        // overlap, then the dependent chain of products.
+        scratch.resize(steps.len(), (0.0, 0.0));
+        let motions = &mut scratch[..];
+        for (m, step) in motions.iter_mut().zip(steps) {
+            *m = match &step.motion {
+                Motion::Fixed => (0.0, 1.0),
+                Motion::Revolute(_, d) => (d.multiplier * q[d.variable] + d.offset).sin_cos(),
+                Motion::Prismatic(_, d) => (d.multiplier * q[d.variable] + d.offset, 0.0),
+            };
+        }
+        frames[0] = self.base;
+        for (step, motion) in steps.iter().zip(motions.iter()) {
+            frames[step.child] = Self::step(step, &frames[step.parent], *motion);
+        }
+    }
+
+    /// One link frame from its parent's, given the joint's `(sin, cos)` (revolute) or
+    /// `(displacement, _)` (prismatic).
+    #[inline(always)]
+    fn step(step: &Step, parent: &Frame, motion: (Real, Real)) -> Frame {
+        match step.order {
+            MotionOrder::OriginThenMotion => Self::moved(step, &Self::placed(step, parent), motion),
+            MotionOrder::MotionThenOrigin => Self::placed(step, &Self::moved(step, parent, motion)),
+        }
+    }
+
+    /// `frame · origin`.
+    #[inline(always)]
+    fn placed(step: &Step, frame: &Frame) -> Frame {
+        if step.pure_translation {
+            Frame {
+                rotation: frame.rotation,
+                origin: frame.rotation * step.origin.origin + frame.origin,
+            }
+        } else {
+            frame.compose(&step.origin)
+        }
+    }
+
+    /// `frame · motion`.
+    #[inline(always)]
+    fn moved(step: &Step, frame: &Frame, motion: (Real, Real)) -> Frame {
+        match &step.motion {
+            Motion::Fixed => *frame,
+            Motion::Revolute(axis, _) => frame.rotated(axis, motion),
+            Motion::Prismatic(axis, _) => frame.translated(axis, motion.0),
+        }
+    }
+}
+
+impl KinematicTree {
+    /// World frames of every link at `q` (validated: count and finiteness), index = link.
+    pub fn forward(&self, q: &[Real]) -> Result<Vec<Isometry3>> {
+        self.check_configuration(q)?;
+        let mut frames = Vec::new();
+        ForwardKinematics::new(self).forward_into(q, &mut frames);
+        Ok(frames.iter().map(Frame::to_isometry).collect())
+    }
+
+    /// `∂p/∂q` (3 × dof, one column per configuration variable) of the world point `p`
+    /// fixed on `link`, given the link frames at the current configuration.
+    pub fn point_jacobian(&self, frames: &[Frame], link: usize, p: &Point3) -> Vec<Vector3> {
+        let mut columns = vec![Vector3::zeros(); self.dof()];
+        let mut at = link;
+        while let Some(j) = self.parent_joint[at] {
+            let joint = &self.joints[j];
+            at = joint.parent;
+            let (Some(kind), Some(drive)) = (joint.kind, self.drives[j]) else {
+                continue;
+            };
+            // The frame the motion acts in: the child's (URDF) or the parent's (standard DH).
+            let acting = match joint.order {
+                MotionOrder::OriginThenMotion => &frames[joint.child],
+                MotionOrder::MotionThenOrigin => &frames[joint.parent],
+            };
+            let axis = acting.rotation * joint.axis;
+            columns[drive.variable] += drive.multiplier
+                * match kind {
+                    JointKind::Revolute => axis.cross(&(p.coords - acting.origin)),
+                    JointKind::Prismatic => axis,
+                };
+        }
+        columns
+    }
+}
