@@ -17,14 +17,20 @@ use crate::distance::{fmt_num, fmt_point};
 Examples:
   robocollide check data/cells/ur5_irb120.toml
   robocollide check data/cells/ur5_irb120.toml --q 0,-90,0,-90,0,0 --q 180,30,20,0,0,0 --json
-  robocollide check data/scenes/seed004_table3.toml")]
+  robocollide check data/scenes/seed004_table3.toml
+  robocollide check data/robots/panda/panda_spherized.urdf --srdf data/robots/panda/panda.srdf \
+      --q 0,-0.785,0,-2.356,0,1.571,0.785
+  robocollide check data/robots/panda/panda_spherized.urdf --q panda_joint4=-1.2,panda_joint6=1.5")]
 pub struct CheckArgs {
-    /// Cell or scene file (TOML).
+    /// Cell or scene file (TOML), or a URDF robot (a one-robot cell `R1`, radians and metres).
     cell: PathBuf,
     /// Joint values of the next robot with joints, comma-separated, in the cell's angle unit;
-    /// repeat once per robot in file order. Robots without --q use their `home`.
+    /// repeat once per robot in file order. Robots without --q use their `home`. Values may be
+    /// named (`panda_joint4=-1.2,panda_joint6=1.5`): unnamed joints keep their home value.
     #[arg(long = "q", value_name = "VALUES", allow_hyphen_values = true)]
     q: Vec<String>,
+    #[command(flatten)]
+    model: crate::model_input::ModelOptions,
     /// Report every pair closer than this (m); default: the cell's `threshold`.
     #[arg(long)]
     threshold: Option<f64>,
@@ -58,6 +64,7 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
             .position(|&m| m == r)
             .and_then(|i| lists.get(i))
         {
+            Some(list) if list.contains('=') => q.extend(named_values(cell, r, list)?),
             Some(list) => {
                 let values: Vec<f64> = list
                     .split(',')
@@ -85,6 +92,36 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
             }
             None => q.extend(&robot.home),
         }
+    }
+    Ok(q)
+}
+
+/// A robot's configuration from `name=value` items (cell units): its home, with the named
+/// joints set.
+fn named_values(cell: &Cell, r: usize, list: &str) -> Result<Vec<f64>> {
+    let robot = &cell.robots[r];
+    let tree = robot.model.tree();
+    let mut q = robot.home.clone();
+    for item in list.split(',') {
+        let Some((name, value)) = item.split_once('=') else {
+            bail!(
+                "{}: `{item}`: give every value as name=value, or none (positional values in joint order)",
+                robot.label
+            );
+        };
+        let (name, value) = (name.trim(), value.trim());
+        let Some(v) = tree.variable_index(name) else {
+            let known: Vec<&str> = tree.variable_names().collect();
+            bail!(
+                "{}: no joint `{name}` (joints, in order: {})",
+                robot.label,
+                known.join(", ")
+            );
+        };
+        let number: f64 = value
+            .parse()
+            .with_context(|| format!("{} joint {name}: `{value}` is not a number", robot.label))?;
+        q[v] = number * cell.units.joint_scale(tree.variable_kind(v));
     }
     Ok(q)
 }
@@ -162,6 +199,10 @@ pub fn describe(cell: &Cell, report: &CheckReport) -> String {
     } else {
         "clear: no pair in contact\n".to_owned()
     };
+    for line in report.robots.iter().filter_map(|r| r.self_line()) {
+        out += &line;
+        out.push('\n');
+    }
     if let Some(c) = &report.closest {
         out += &format!(
             "closest: {} ({}) and {} ({}), {}, distance {} m\n  witness points {} and {}\n",
@@ -188,7 +229,12 @@ pub fn describe(cell: &Cell, report: &CheckReport) -> String {
 
 /// Runs the subcommand.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
-    let cell = Cell::load(&args.cell)?;
+    let cell = crate::model_input::load_cell(&args.cell, &args.model)?;
+    for robot in &cell.robots {
+        for warning in &robot.model.warnings {
+            eprintln!("robocollide: warning: {}: {warning}", robot.label);
+        }
+    }
     let q = configuration(&cell, &args.q)?;
     let mut checker = CellChecker::new(&cell, !args.no_self);
     checker.validate(&q)?;

@@ -56,14 +56,15 @@ pub fn embedded_cell() -> Result<Cell> {
     Ok(Cell::parse_with(
         CELL,
         "data/cells/ur5_irb120.toml",
-        &|path, level| {
+        &|request| {
+            let path = request.path;
             let text = MODELS
                 .iter()
                 .find(|(p, _)| *p == path)
                 .map(|(_, t)| *t)
                 .with_context(|| format!("no embedded model {path}"))
                 .map_err(|e| robocollide::Error::Parse(e.to_string()))?;
-            parse_robot(text, path, level)
+            parse_robot(text, path, request.level)
         },
     )?)
 }

@@ -6,6 +6,7 @@ mod check;
 mod demo;
 mod distance;
 mod fourc;
+mod model_input;
 mod output;
 mod plan;
 mod plan2d;

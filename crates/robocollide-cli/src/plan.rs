@@ -31,8 +31,11 @@ time = joint-space distance at 1 rad/s), plan.json, distance.csv, distance.png a
 Exit status: 0 planned and verified, 1 no path (the reason is printed), 2 bad input."
 )]
 pub struct PlanArgs {
-    /// Cell file (default: the shipped cell and scenario).
+    /// Cell file, or a URDF robot (a one-robot cell `R1`); default: the shipped cell and
+    /// scenario.
     cell: Option<PathBuf>,
+    #[command(flatten)]
+    model: crate::model_input::ModelOptions,
     /// Label of the moving robot.
     #[arg(long)]
     robot: Option<String>,
@@ -65,7 +68,7 @@ pub struct PlanArgs {
 pub fn run(args: &PlanArgs) -> Result<ExitCode> {
     let cell = match &args.cell {
         None => crate::demo::embedded_cell()?,
-        Some(path) => Cell::load(path)?,
+        Some(path) => crate::model_input::load_cell(path, &args.model)?,
     };
     let (robot, start_text, goal_text) = match (&args.cell, &args.robot, &args.start, &args.goal) {
         (None, None, None, None) => (

@@ -9,7 +9,6 @@ use clap::Args;
 use robocollide::collision::{
     CellChecker, Sample, SweepMode, SweepReport, Trajectory, config_at, sweep,
 };
-use robocollide::robot::Cell;
 
 use crate::check::pair_line;
 use crate::distance::fmt_num;
@@ -37,8 +36,10 @@ Example:
   robocollide sweep data/cells/ur5_irb120.toml data/cells/ur5_irb120_collide.csv --out sweep-out"
 )]
 pub struct SweepArgs {
-    /// Cell file (TOML).
+    /// Cell file (TOML), or a URDF robot (a one-robot cell `R1`, radians and metres).
     cell: PathBuf,
+    #[command(flatten)]
+    model: crate::model_input::ModelOptions,
     /// Trajectory CSV (default: the cell's `trajectory`).
     trajectory: Option<PathBuf>,
     /// Check the given samples only (may miss collisions between them).
@@ -205,7 +206,7 @@ pub fn write_outputs(
 
 /// Runs the subcommand.
 pub fn run(args: &SweepArgs) -> Result<ExitCode> {
-    let cell = Cell::load(&args.cell)?;
+    let cell = crate::model_input::load_cell(&args.cell, &args.model)?;
     let path = args
         .trajectory
         .clone()

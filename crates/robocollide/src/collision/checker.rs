@@ -126,19 +126,42 @@ impl<'a> CellChecker<'a> {
         }
     }
 
-    /// Every robot's model and level of detail, for reports.
+    /// Every robot's model, level of detail and self-collision setting, for reports.
     pub fn robot_summaries(&self) -> Vec<super::report::RobotSummary> {
         self.cell
             .robots
             .iter()
-            .map(|r| super::report::RobotSummary {
-                label: r.label.clone(),
-                model: r.model.name.clone(),
-                level: r
-                    .model
-                    .level
-                    .map_or("custom".into(), |l| format!("{l:?}").to_lowercase()),
-                bodies: r.model.bodies.len(),
+            .enumerate()
+            .map(|(r, robot)| {
+                let model = &robot.model;
+                let links = model.tree().links();
+                super::report::RobotSummary {
+                    label: robot.label.clone(),
+                    model: model.name.clone(),
+                    level: model.level.map_or("custom".into(), |l| l.name().to_owned()),
+                    bodies: model.bodies.len(),
+                    self_pairs: self
+                        .pairs
+                        .iter()
+                        .filter(|p| p.robot_a == r && p.robot_b == r)
+                        .count(),
+                    allowed_link_pairs: model
+                        .self_pairs
+                        .allowed
+                        .iter()
+                        .map(|p| super::report::AllowedLinkPair {
+                            a: links[p.a].clone(),
+                            b: links[p.b].clone(),
+                            reason: p.reason.clone(),
+                        })
+                        .collect(),
+                    links_without_bodies: model
+                        .links_without_bodies()
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect(),
+                    warnings: model.warnings.clone(),
+                }
             })
             .collect()
     }

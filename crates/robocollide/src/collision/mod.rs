@@ -18,7 +18,7 @@ mod trajectory;
 pub use checker::{CellChecker, Closest};
 pub use motion_bound::MotionBound;
 pub use pose::CellPose;
-pub use report::{CheckReport, Element, PairReport, RobotSummary};
+pub use report::{AllowedLinkPair, CheckReport, Element, PairReport, RobotSummary};
 #[cfg(feature = "parallel")]
 pub use sweep::sweep_parallel;
 pub use sweep::{Sample, SweepMode, SweepReport, config_at, sweep};

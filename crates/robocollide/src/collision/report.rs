@@ -65,6 +65,25 @@ pub struct RobotSummary {
     pub level: String,
     /// Number of bodies checked.
     pub bodies: usize,
+    /// Body pairs of this robot checked for self-collision (0 when self pairs are off).
+    pub self_pairs: usize,
+    /// Link pairs allowed to touch (never checked), with the reason (`adjacent`, the SRDF's).
+    pub allowed_link_pairs: Vec<AllowedLinkPair>,
+    /// Links with no collision body.
+    pub links_without_bodies: Vec<String>,
+    /// What the model reader could not represent exactly (e.g. skipped mesh geometry).
+    pub warnings: Vec<String>,
+}
+
+/// Two links allowed to touch, by name, and why.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AllowedLinkPair {
+    /// First link.
+    pub a: String,
+    /// Second link.
+    pub b: String,
+    /// Why the pair is not checked.
+    pub reason: String,
 }
 
 impl RobotSummary {
@@ -74,6 +93,40 @@ impl RobotSummary {
             "{} {} ({}, {} bodies)",
             self.label, self.model, self.level, self.bodies
         )
+    }
+
+    /// One line on the robot's self-collision setting and warnings, for people, if there is
+    /// anything to say: `R1 self pairs: 1 234 body pairs checked, 34 link pairs allowed
+    /// (Adjacent 8, Never 26); links without bodies: panda_link8`.
+    pub fn self_line(&self) -> Option<String> {
+        if self.self_pairs == 0 && self.allowed_link_pairs.is_empty() && self.warnings.is_empty() {
+            return None;
+        }
+        let mut reasons: Vec<(String, usize)> = Vec::new();
+        for pair in &self.allowed_link_pairs {
+            match reasons.iter_mut().find(|(r, _)| *r == pair.reason) {
+                Some((_, n)) => *n += 1,
+                None => reasons.push((pair.reason.clone(), 1)),
+            }
+        }
+        let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        let mut line = format!(
+            "{} self pairs: {} body pairs checked, {} link pairs allowed ({})",
+            self.label,
+            self.self_pairs,
+            self.allowed_link_pairs.len(),
+            reasons.join(", ")
+        );
+        if !self.links_without_bodies.is_empty() {
+            line += &format!(
+                "; links without bodies: {}",
+                self.links_without_bodies.join(", ")
+            );
+        }
+        for warning in &self.warnings {
+            line += &format!("\n  warning: {warning}");
+        }
+        Some(line)
     }
 
     /// `models: R1 UR5 (precise, 13 bodies), R2 …` for a report's robots.

@@ -12,6 +12,10 @@
 //! label = "R1"                              # report label (R1-S2, R2-C3, …)
 //! model = "../robots/ur5.toml"              # relative to this file
 //! level = "standard"                        # optional override of the model's level
+//! # or a URDF (joint values in the cell's units; URDF itself is m and rad):
+//! # model = "../robots/panda/panda_spherized.urdf"
+//! # srdf = "../robots/panda/panda.srdf"      # optional self-collision rules
+//! # cylinders_as_capsules = true             # optional, URDF cylinders read as capsules
 //! base = { xyz = [0, 0, 0], rpy = [0, 0, 0] }
 //! home = [0, -90, 90, 0, 90, 0]
 //!
@@ -37,6 +41,57 @@ use crate::error::{Error, Result};
 use crate::error::{line_of, read_text_file};
 use crate::kinematics::KinematicTree;
 use crate::math::Real;
+
+/// What a cell asks of its model loader for one `[[robots]]` entry.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelRequest<'a> {
+    /// `model = "…"` as written (relative to the cell file).
+    pub path: &'a str,
+    /// `level = "…"`, if given.
+    pub level: Option<DetailLevel>,
+    /// `srdf = "…"` as written, if given (URDF models).
+    pub srdf: Option<&'a str>,
+    /// `cylinders_as_capsules = true` (URDF models).
+    pub cylinders_as_capsules: bool,
+}
+
+#[cfg(feature = "urdf")]
+fn is_urdf_path(path: &Path) -> bool {
+    super::urdf::is_urdf_path(path)
+}
+
+#[cfg(not(feature = "urdf"))]
+fn is_urdf_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("urdf"))
+}
+
+#[cfg(feature = "urdf")]
+fn load_urdf_model(path: &Path, request: &ModelRequest, folder: &Path) -> Result<RobotModel> {
+    if let Some(level) = request.level {
+        return Err(Error::Parse(format!(
+            "{}: level `{}` applies to DH model files; a URDF brings its own collision bodies",
+            request.path,
+            level.name()
+        )));
+    }
+    let srdf = request.srdf.map(|s| folder.join(s));
+    super::urdf::load_urdf(
+        path,
+        srdf.as_deref(),
+        &super::urdf::UrdfOptions {
+            cylinders_as_capsules: request.cylinders_as_capsules,
+        },
+    )
+}
+
+#[cfg(not(feature = "urdf"))]
+fn load_urdf_model(path: &Path, _: &ModelRequest, _: &Path) -> Result<RobotModel> {
+    Err(Error::Parse(format!(
+        "{}: reading URDF needs robocollide's `urdf` feature",
+        path.display()
+    )))
+}
 
 /// A robot placed in a cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +131,10 @@ struct CellRobotRecord {
     #[serde(default)]
     level: Option<DetailLevel>,
     #[serde(default)]
+    srdf: Option<String>,
+    #[serde(default)]
+    cylinders_as_capsules: bool,
+    #[serde(default)]
     base: Option<PoseRecord>,
     #[serde(default)]
     home: Option<Vec<Real>>,
@@ -109,19 +168,29 @@ impl Cell {
 
     /// Parses a cell from `text`; `file` names it in errors, `folder` resolves model paths.
     pub fn parse(text: &str, file: &str, folder: &Path) -> Result<Cell> {
-        let mut cell = Self::parse_with(text, file, &|model, level| {
-            load_robot(&folder.join(model), level)
+        let mut cell = Self::parse_with(text, file, &|request| {
+            let path = folder.join(request.path);
+            if is_urdf_path(&path) {
+                return load_urdf_model(&path, request, folder);
+            }
+            if request.srdf.is_some() || request.cylinders_as_capsules {
+                return Err(Error::Parse(format!(
+                    "{}: `srdf` and `cylinders_as_capsules` apply to URDF models only",
+                    request.path
+                )));
+            }
+            load_robot(&path, request.level)
         })?;
         cell.trajectory = cell.trajectory.map(|t| folder.join(t));
         Ok(cell)
     }
 
-    /// Parses a cell, loading each `model = "…"` through `load_model(path, level)` (used to
-    /// read models embedded in a binary). The trajectory path is returned as written.
+    /// Parses a cell, loading each `model = "…"` through `load_model` (used to read models
+    /// embedded in a binary). The trajectory path is returned as written.
     pub fn parse_with(
         text: &str,
         file: &str,
-        load_model: &dyn Fn(&str, Option<DetailLevel>) -> Result<RobotModel>,
+        load_model: &dyn Fn(&ModelRequest) -> Result<RobotModel>,
     ) -> Result<Cell> {
         let err = |message: String| Error::File {
             file: file.to_owned(),
@@ -153,7 +222,12 @@ impl Cell {
                 .map_err(here)?;
             let mut model =
                 match (&r.model, r.bodies.is_empty()) {
-                    (Some(model), true) => load_model(model, r.level)?,
+                    (Some(model), true) => load_model(&ModelRequest {
+                        path: model,
+                        level: r.level,
+                        srdf: r.srdf.as_deref(),
+                        cylinders_as_capsules: r.cylinders_as_capsules,
+                    })?,
                     (None, false) => {
                         let name = r.name.clone().unwrap_or_else(|| label.clone());
                         let links = vec![name.clone()];
@@ -213,6 +287,22 @@ impl Cell {
             units,
             trajectory: record.trajectory.map(PathBuf::from),
         })
+    }
+
+    /// A cell of one robot, `R1`, at the world origin, in metres and radians; its home is the
+    /// model's [`default_home`](RobotModel::default_home).
+    pub fn single(model: RobotModel) -> Cell {
+        Cell {
+            name: model.name.clone(),
+            robots: vec![CellRobot {
+                label: "R1".into(),
+                home: model.default_home(),
+                model,
+            }],
+            threshold: 0.0,
+            units: Units::default(),
+            trajectory: None,
+        }
     }
 
     /// Total number of joint values (all robots, in order).

@@ -14,11 +14,15 @@ mod detail;
 mod model;
 pub mod model_file;
 mod self_pairs;
+#[cfg(feature = "urdf")]
+pub mod srdf;
 mod units;
+#[cfg(feature = "urdf")]
+pub mod urdf;
 
 pub use body::{Anchor, Body, BodyShape};
-pub use cell::{Cell, CellRobot};
+pub use cell::{Cell, CellRobot, ModelRequest};
 pub use detail::{DetailLevel, detail_bodies};
 pub use model::RobotModel;
-pub use self_pairs::SelfPairs;
+pub use self_pairs::{AllowedLinks, SelfPairs};
 pub use units::Units;

@@ -21,6 +21,9 @@ pub struct RobotModel {
     /// The level of detail its generated bodies come from (`None`: bodies written by hand or
     /// read from a URDF).
     pub level: Option<super::DetailLevel>,
+    /// What the reader could not model exactly (e.g. URDF mesh geometry skipped), one line
+    /// each; reports repeat them.
+    pub warnings: Vec<String>,
 }
 
 impl RobotModel {
@@ -74,6 +77,7 @@ impl RobotModel {
             bodies,
             self_pairs,
             level: None,
+            warnings: Vec::new(),
         })
     }
 
@@ -113,6 +117,23 @@ impl RobotModel {
                         lo + (hi - lo) * frac
                     })
                     .collect()
+            })
+            .collect()
+    }
+
+    /// A configuration to start from when none is given: each joint at 0, or at the middle of
+    /// its limits when 0 is outside them (the Panda's elbow, for one).
+    pub fn default_home(&self) -> Vec<Real> {
+        (0..self.dof())
+            .map(|v| match self.tree.variable_joint(v).limits {
+                Some((lo, hi)) if !(lo..=hi).contains(&0.0) => {
+                    if lo.is_finite() && hi.is_finite() {
+                        lo + (hi - lo) / 2.0
+                    } else {
+                        lo.max(hi.min(0.0))
+                    }
+                }
+                _ => 0.0,
             })
             .collect()
     }
@@ -165,6 +186,17 @@ impl RobotModel {
     pub fn world_shapes(&self, q: &[Real]) -> Result<Vec<Shape>> {
         let frames = self.frames(q)?;
         Ok(self.bodies.iter().map(|b| b.world_shape(&frames)).collect())
+    }
+
+    /// Names of the links that carry no collision body (nothing protects them).
+    pub fn links_without_bodies(&self) -> Vec<&str> {
+        self.tree
+            .links()
+            .iter()
+            .enumerate()
+            .filter(|(l, _)| !self.bodies.iter().any(|b| b.link == *l))
+            .map(|(_, name)| name.as_str())
+            .collect()
     }
 
     /// The link name of a body.

@@ -413,8 +413,6 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
         };
     let ignore = resolve_pairs(&record.self_collision.ignore, "ignore")?;
     let check = resolve_pairs(&record.self_collision.check, "check")?;
-    let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
-    let pairs = SelfPairs::from_links(&body_links, &ignore, &check);
     let unwrap_file = |e: Error| match e {
         Error::File { message, .. } => err(message),
         other => err(other.to_string()),
@@ -422,6 +420,11 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
     let tree = chain
         .to_tree(file, links, &joint_names)
         .map_err(unwrap_file)?;
+    let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
+    let parents: Vec<Option<usize>> = (0..tree.links().len())
+        .map(|l| tree.parent_link(l))
+        .collect();
+    let pairs = SelfPairs::from_links(&body_links, &parents, &ignore, &check);
     let mut model = RobotModel::new(record.name, tree, bodies, pairs).map_err(unwrap_file)?;
     model.drop_structural_self_pairs(&check);
     model.level = generated_level;

@@ -1,0 +1,43 @@
+//! What `check`, `sweep` and `plan` accept as their first argument: a cell or scene file
+//! (TOML), or a URDF robot (with `--srdf`), which becomes a one-robot cell `R1` in metres and
+//! radians.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use clap::Args;
+use robocollide::robot::Cell;
+use robocollide::robot::urdf::{UrdfOptions, is_urdf_path, load_urdf};
+
+/// Options for a URDF given directly.
+#[derive(Debug, Args)]
+pub struct ModelOptions {
+    /// SRDF with the self-collision rules of a URDF given as the model (default without one:
+    /// parent–child links are allowed to touch).
+    #[arg(long, value_name = "FILE")]
+    pub srdf: Option<PathBuf>,
+    /// Read a URDF's <cylinder> geometry as capsules (conservative) instead of exact cylinders.
+    #[arg(long)]
+    pub cylinders_as_capsules: bool,
+}
+
+/// Loads a cell file, or a URDF as a one-robot cell.
+pub fn load_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
+    if is_urdf_path(path) {
+        let model = load_urdf(
+            path,
+            options.srdf.as_deref(),
+            &UrdfOptions {
+                cylinders_as_capsules: options.cylinders_as_capsules,
+            },
+        )?;
+        return Ok(Cell::single(model));
+    }
+    if options.srdf.is_some() || options.cylinders_as_capsules {
+        bail!(
+            "--srdf and --cylinders-as-capsules apply to a URDF model (a .urdf file); {} is a cell file: give `srdf = \"…\"` in its [[robots]] entry instead",
+            path.display()
+        );
+    }
+    Ok(Cell::load(path)?)
+}

@@ -1,0 +1,169 @@
+//! SRDF (MoveIt's Semantic Robot Description Format) self-collision rules: which link pairs a
+//! robot's designer allows to touch.
+//!
+//! Read: `<disable_collisions link1 link2 reason/>` (allowed pair),
+//! `<disable_default_collisions link/>` (every pair with that link allowed …) and
+//! `<enable_collisions link1 link2/>` (… except these), and `<group_state name group>` with its
+//! `<joint name value/>` entries (named configurations). Other elements (groups, end effectors,
+//! virtual joints, passive joints) are ignored: they do not change what collides.
+//! Reference: the SRDF specification, <http://wiki.ros.org/srdf>.
+
+use crate::error::{Error, Result};
+use crate::math::Real;
+
+/// One allowed (or re-enabled) link pair and the line it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkPairRule {
+    /// First link name.
+    pub link1: String,
+    /// Second link name.
+    pub link2: String,
+    /// The SRDF's reason (`Adjacent`, `Never`, `Default`, …), empty if none.
+    pub reason: String,
+    /// 1-based line in the SRDF.
+    pub line: u32,
+}
+
+/// A named configuration (`<group_state>`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupState {
+    /// State name (`ready`).
+    pub name: String,
+    /// Group it belongs to.
+    pub group: String,
+    /// Joint values by joint name (radians / metres).
+    pub joints: Vec<(String, Real)>,
+}
+
+/// The self-collision rules and named states of an SRDF file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Srdf {
+    /// Robot name.
+    pub name: String,
+    /// `disable_collisions` pairs.
+    pub disabled: Vec<LinkPairRule>,
+    /// `disable_default_collisions` links, with their lines.
+    pub disabled_by_default: Vec<(String, u32)>,
+    /// `enable_collisions` pairs.
+    pub enabled: Vec<LinkPairRule>,
+    /// Named configurations.
+    pub states: Vec<GroupState>,
+}
+
+impl Srdf {
+    /// Parses SRDF `text`; `file` names it in errors (which give the line and attribute).
+    pub fn parse(text: &str, file: &str) -> Result<Self> {
+        let bad = |line: u32, message: String| Error::File {
+            file: file.to_owned(),
+            message: format!("line {line}: {message}"),
+        };
+        let doc = roxmltree::Document::parse(text).map_err(|e| Error::File {
+            file: file.to_owned(),
+            message: format!("malformed XML: {e}"),
+        })?;
+        let root = doc.root_element();
+        if root.tag_name().name() != "robot" {
+            return Err(bad(
+                1,
+                format!(
+                    "the root element is <{}>, an SRDF's is <robot>",
+                    root.tag_name().name()
+                ),
+            ));
+        }
+        let line_of = |node: &roxmltree::Node| doc.text_pos_at(node.range().start).row;
+        let attribute = |node: &roxmltree::Node, name: &str| -> Result<String> {
+            node.attribute(name).map(str::to_owned).ok_or_else(|| {
+                bad(
+                    line_of(node),
+                    format!("<{}> needs a `{name}` attribute", node.tag_name().name()),
+                )
+            })
+        };
+        let pair = |node: &roxmltree::Node| -> Result<LinkPairRule> {
+            Ok(LinkPairRule {
+                link1: attribute(node, "link1")?,
+                link2: attribute(node, "link2")?,
+                reason: node.attribute("reason").unwrap_or_default().to_owned(),
+                line: line_of(node),
+            })
+        };
+        let mut srdf = Srdf {
+            name: root.attribute("name").unwrap_or_default().to_owned(),
+            ..Srdf::default()
+        };
+        for node in root.children().filter(roxmltree::Node::is_element) {
+            match node.tag_name().name() {
+                "disable_collisions" => srdf.disabled.push(pair(&node)?),
+                "enable_collisions" => srdf.enabled.push(pair(&node)?),
+                "disable_default_collisions" => srdf
+                    .disabled_by_default
+                    .push((attribute(&node, "link")?, line_of(&node))),
+                "group_state" => {
+                    let mut state = GroupState {
+                        name: attribute(&node, "name")?,
+                        group: attribute(&node, "group")?,
+                        joints: Vec::new(),
+                    };
+                    for joint in node.children().filter(|n| n.has_tag_name("joint")) {
+                        let value = attribute(&joint, "value")?;
+                        let parsed: Real = value.trim().parse().ok().filter(|v: &Real| v.is_finite()).ok_or_else(|| {
+                            bad(
+                                line_of(&joint),
+                                format!("group_state `{}`: joint value `{value}` is not a finite number", state.name),
+                            )
+                        })?;
+                        state.joints.push((attribute(&joint, "name")?, parsed));
+                    }
+                    srdf.states.push(state);
+                }
+                _ => {}
+            }
+        }
+        Ok(srdf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_rules_and_states_with_lines() {
+        let text = r#"<?xml version="1.0"?>
+<robot name="arm">
+  <group name="arm"><chain base_link="a" tip_link="c"/></group>
+  <group_state name="home" group="arm"><joint name="j1" value="0.5"/></group_state>
+  <disable_collisions link1="a" link2="b" reason="Adjacent"/>
+  <disable_default_collisions link="c"/>
+  <enable_collisions link1="c" link2="a"/>
+</robot>"#;
+        let srdf = Srdf::parse(text, "arm.srdf").unwrap();
+        assert_eq!(srdf.disabled[0].link2, "b");
+        assert_eq!(srdf.disabled[0].line, 5);
+        assert_eq!(srdf.disabled_by_default, vec![("c".to_owned(), 6)]);
+        assert_eq!(srdf.enabled[0].reason, "");
+        assert_eq!(srdf.states[0].joints, vec![("j1".to_owned(), 0.5)]);
+    }
+
+    #[test]
+    fn errors_name_line_and_attribute() {
+        let e = Srdf::parse(
+            "<robot>\n<disable_collisions link1=\"a\"/>\n</robot>",
+            "x.srdf",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "x.srdf: line 2: <disable_collisions> needs a `link2` attribute"
+        );
+        let e = Srdf::parse("<robot>\n<disable_collisions", "x.srdf")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("x.srdf: malformed XML:") && e.contains("2:"),
+            "{e}"
+        );
+    }
+}
