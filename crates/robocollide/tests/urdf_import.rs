@@ -250,7 +250,7 @@ fn bad_urdf_files_get_errors_naming_file_element_and_attribute() {
     let cases: Vec<(String, &str)> = vec![
         (
             error("<robot name=\"x\"><link name=\"a\">\n</robot>"),
-            "bad.urdf: malformed XML",
+            "bad.urdf: line 2: malformed XML",
         ),
         (
             replace(

@@ -59,7 +59,7 @@ impl Srdf {
         };
         let doc = roxmltree::Document::parse(text).map_err(|e| Error::File {
             file: file.to_owned(),
-            message: format!("malformed XML: {e}"),
+            message: format!("line {}: malformed XML: {e}", e.pos().row),
         })?;
         let root = doc.root_element();
         if root.tag_name().name() != "robot" {
@@ -158,12 +158,9 @@ mod tests {
             e,
             "x.srdf: line 2: <disable_collisions> needs a `link2` attribute"
         );
-        let e = Srdf::parse("<robot>\n<disable_collisions", "x.srdf")
+        let e = Srdf::parse("<robot>\n<group></grop>\n</robot>", "x.srdf")
             .unwrap_err()
             .to_string();
-        assert!(
-            e.starts_with("x.srdf: malformed XML:") && e.contains("2:"),
-            "{e}"
-        );
+        assert!(e.starts_with("x.srdf: line 2: malformed XML:"), "{e}");
     }
 }

@@ -336,7 +336,8 @@ struct ElementLines {
 impl ElementLines {
     fn scan(text: &str) -> std::result::Result<Self, String> {
         const XACRO: &str = "http://www.ros.org/wiki/xacro";
-        let doc = roxmltree::Document::parse(text).map_err(|e| format!("malformed XML: {e}"))?;
+        let doc = roxmltree::Document::parse(text)
+            .map_err(|e| format!("line {}: malformed XML: {e}", e.pos().row))?;
         let line = |node: &roxmltree::Node| doc.text_pos_at(node.range().start).row;
         let root = doc.root_element();
         if root.tag_name().name() != "robot" {
