@@ -139,3 +139,38 @@ fn self_collision_verdicts_match_vamp_away_from_contact() {
         "{agree} of 200 compared"
     );
 }
+
+/// The culled search (link spheres, near members, nearest block first) against every pair's
+/// distance, on VAMP's configurations and on two Pandas facing each other.
+#[test]
+fn culled_search_equals_brute_force() {
+    let cells = [
+        cell_of(panda()),
+        Cell::load(&root().join("data/cells/two_pandas.toml")).unwrap(),
+    ];
+    let reference = reference();
+    let mut distances = Vec::new();
+    let mut contacts = 0;
+    for cell in &cells {
+        let mut checker = CellChecker::new(cell, true);
+        for (k, config) in reference["configs"].as_array().unwrap().iter().enumerate() {
+            let mut q = numbers(&config["q"]);
+            if cell.robots.len() == 2 {
+                let other = numbers(&reference["configs"][(k * 7 + 3) % 200]["q"]);
+                q.extend(other);
+            }
+            checker.pose(&q);
+            checker.pair_distances(&mut distances);
+            let brute = distances.iter().copied().fold(Real::INFINITY, Real::min);
+            let closest = checker.closest().unwrap();
+            assert!(
+                (closest.distance - brute).abs() <= 1e-15,
+                "{k}: {} vs {brute}",
+                closest.distance
+            );
+            assert_eq!(checker.in_contact(), brute <= 0.0, "configuration {k}");
+            contacts += usize::from(brute <= 0.0);
+        }
+    }
+    assert!(contacts > 20, "{contacts}");
+}

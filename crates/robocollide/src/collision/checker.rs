@@ -6,6 +6,8 @@
 //! cannot beat the current best; witness points are computed only for reported pairs.
 //! Posing is [`CellPose`]'s job.
 
+pub use super::pair_search::Closest;
+use super::pair_search::{CoreKind, PairSearch};
 use super::pose::CellPose;
 use super::report::{CheckReport, Element, PairReport};
 use crate::error::{Error, Result};
@@ -27,15 +29,6 @@ pub struct BodyPair {
     pub body_b: usize,
 }
 
-/// The closest pair found by [`CellChecker::closest`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Closest {
-    /// Signed distance (m).
-    pub distance: Real,
-    /// Index into [`CellChecker::pairs`].
-    pub pair: usize,
-}
-
 /// Pair lists and the posing buffers for checking one cell.
 #[derive(Debug, Clone)]
 pub struct CellChecker<'a> {
@@ -43,17 +36,10 @@ pub struct CellChecker<'a> {
     pose: CellPose,
     /// `pairs` as indices into the flat body arrays.
     flat_pairs: Vec<(usize, usize)>,
-    /// The same pairs grouped by kind for the distance search: `(a, b, k)` with `k` the index
-    /// into `pairs`; in `point_segment` the point (sphere) comes first.
-    point_point: Vec<(usize, usize, usize)>,
-    point_segment: Vec<(usize, usize, usize)>,
-    segment_segment: Vec<(usize, usize, usize)>,
-    with_cylinder: Vec<(usize, usize, usize)>,
+    /// The same pairs sorted for the minimum-distance search.
+    search: PairSearch,
     pairs: Vec<BodyPair>,
 }
-
-/// Independent running minima over the cheap pairs in [`CellChecker::closest`].
-const LANES: usize = 4;
 
 impl<'a> CellChecker<'a> {
     /// A checker for `cell`; `include_self` adds each robot's self-collision pairs.
@@ -87,45 +73,34 @@ impl<'a> CellChecker<'a> {
             }
         }
         let pose = CellPose::new(cell);
-        let kind = |r: usize, b: usize| match cell.robots[r].model.bodies[b].shape {
-            BodyShape::Sphere { .. } => 0,
-            BodyShape::Capsule { .. } => 1,
-            BodyShape::Cylinder { .. } => 2,
-        };
-        let mut groups: (Vec<_>, Vec<_>, Vec<_>, Vec<_>) = Default::default();
-        for (k, p) in pairs.iter().enumerate() {
-            let (a, b) = (
-                pose.flat_body(p.robot_a, p.body_a),
-                pose.flat_body(p.robot_b, p.body_b),
-            );
-            match (kind(p.robot_a, p.body_a), kind(p.robot_b, p.body_b)) {
-                (0, 0) => groups.0.push((a, b, k)),
-                (0, 1) => groups.1.push((a, b, k)),
-                (1, 0) => groups.1.push((b, a, k)),
-                (1, 1) => groups.2.push((a, b, k)),
-                _ => groups.3.push((a, b, k)),
-            }
-        }
+        let kinds: Vec<CoreKind> = cell
+            .robots
+            .iter()
+            .flat_map(|r| {
+                r.model.bodies.iter().map(|b| match b.shape {
+                    BodyShape::Sphere { .. } => CoreKind::Point,
+                    BodyShape::Capsule { .. } => CoreKind::Segment,
+                    BodyShape::Cylinder { .. } => CoreKind::Cylinder,
+                })
+            })
+            .collect();
+        let flat_pairs: Vec<(usize, usize)> = pairs
+            .iter()
+            .map(|p| {
+                (
+                    pose.flat_body(p.robot_a, p.body_a),
+                    pose.flat_body(p.robot_b, p.body_b),
+                )
+            })
+            .collect();
         Self {
             cell,
-            point_point: groups.0,
-            point_segment: groups.1,
-            segment_segment: groups.2,
-            with_cylinder: groups.3,
-            flat_pairs: pairs
-                .iter()
-                .map(|p| {
-                    (
-                        pose.flat_body(p.robot_a, p.body_a),
-                        pose.flat_body(p.robot_b, p.body_b),
-                    )
-                })
-                .collect(),
+            search: PairSearch::new(&flat_pairs, &kinds, &pose),
+            flat_pairs,
             pose,
             pairs,
         }
     }
-
     /// Every robot's model, level of detail and self-collision setting, for reports.
     pub fn robot_summaries(&self) -> Vec<super::report::RobotSummary> {
         self.cell
@@ -278,18 +253,6 @@ impl<'a> CellChecker<'a> {
         shape_shape(&self.pose.cores()[a].shape(), &self.pose.cores()[b].shape())
     }
 
-    /// `true` if the bodies `a`, `b` cannot be closer than `best`: their bounding spheres are
-    /// at least `best` apart (squared comparison).
-    #[inline]
-    fn cannot_beat(&self, a: usize, b: usize, best: Real) -> bool {
-        let ((ca, ra), (cb, rb)) = (
-            self.pose.cores()[a].bounding_sphere(),
-            self.pose.cores()[b].bounding_sphere(),
-        );
-        let reach = best + ra + rb;
-        reach >= 0.0 && (cb - ca).norm_squared() >= reach * reach
-    }
-
     /// Signed distance of pair `k` at the last posed configuration (no witnesses; same value
     /// as [`separation`](Self::separation), contact rounding included).
     #[inline]
@@ -309,88 +272,27 @@ impl<'a> CellChecker<'a> {
         }
     }
 
-    /// The closest pair at the last posed configuration (distance only); `None` if no pairs.
-    ///
-    /// Pairs are searched in typed groups — point–point, point–segment, segment–segment
-    /// (closed forms on precomputed cores), then any pair with a cylinder (full query, skipped
-    /// when bounding spheres cannot beat the best). Distances are compared before contact
-    /// rounding; the winner's is rounded.
+    /// The closest pair at the last posed configuration (distance only, contact rounding as
+    /// `query` applies it); `None` if there are no pairs. See [`PairSearch`] for how.
     pub fn closest(&self) -> Option<Closest> {
+        let best = self.search.search(&self.pose, Real::INFINITY, false);
+        (best.pair != usize::MAX).then(|| self.rounded(best))
+    }
+
+    /// `true` if some pair is in contact at the last posed configuration — the same verdict
+    /// as `closest().distance <= 0`, but it stops at the first contact found and never looks
+    /// at pairs farther apart than the contact rounding.
+    pub fn in_contact(&self) -> bool {
+        // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
+        let window = 2.0 * crate::query::separation::CONTACT_ROUNDING * self.pose.magnitude()
+            + Real::MIN_POSITIVE;
+        let best = self.search.search(&self.pose, window, true);
+        best.pair != usize::MAX && self.rounded(best).distance <= 0.0
+    }
+
+    /// `best` with contact rounding applied (as `query` does), from its cores.
+    fn rounded(&self, mut best: Closest) -> Closest {
         let c = self.pose.cores();
-        let mut best = Closest {
-            distance: Real::INFINITY,
-            pair: usize::MAX,
-        };
-        // A pair beats the best only if its core distance is below best + radii: compare
-        // squares and take the square root only for winners.
-        let offer_squared = |best: &mut Closest, core_squared: Real, radii: Real, k: usize| {
-            let reach = best.distance + radii;
-            if reach > 0.0 && core_squared < reach * reach {
-                *best = Closest {
-                    distance: core_squared.sqrt() - radii,
-                    pair: k,
-                };
-            }
-        };
-        // Spheres and sphere–segment pairs are cheap: they go round-robin into independent
-        // running minima ("lanes"), so that no single compare-and-select chain serialises the
-        // loop; the lanes are merged before the segment pairs.
-        let mut lanes = [best; LANES];
-        for (i, &(a, b, k)) in self.point_point.iter().enumerate() {
-            offer_squared(
-                &mut lanes[i % LANES],
-                (c[b].start - c[a].start).norm_squared(),
-                c[a].radius + c[b].radius,
-                k,
-            );
-        }
-        for (i, &(p, s, k)) in self.point_segment.iter().enumerate() {
-            let (x, y) = (&c[p], &c[s]);
-            let t = ((x.start - y.start).dot(&y.direction) * y.inv_dd).clamp(0.0, 1.0);
-            offer_squared(
-                &mut lanes[i % LANES],
-                (y.start + y.direction * t - x.start).norm_squared(),
-                x.radius + y.radius,
-                k,
-            );
-        }
-        for lane in lanes {
-            if (lane.distance, lane.pair) < (best.distance, best.pair) {
-                best = lane;
-            }
-        }
-        for &(a, b, k) in &self.segment_segment {
-            let (x, y) = (&c[a], &c[b]);
-            let radii = x.radius + y.radius;
-            // Skip when even the cores' bounding spheres are too far apart to win.
-            let reach = best.distance + radii + x.half_length + y.half_length;
-            let centres = (y.start + y.direction * 0.5) - (x.start + x.direction * 0.5);
-            if reach <= 0.0 || centres.norm_squared() >= reach * reach {
-                continue;
-            }
-            offer_squared(&mut best, x.core_distance_squared(y), radii, k);
-        }
-        let offer = |best: &mut Closest, d: Real, k: usize| {
-            if d < best.distance {
-                *best = Closest {
-                    distance: d,
-                    pair: k,
-                };
-            }
-        };
-        for &(a, b, k) in &self.with_cylinder {
-            if !self.cannot_beat(a, b, best.distance) {
-                offer(
-                    &mut best,
-                    shape_shape(&c[a].shape(), &c[b].shape()).distance,
-                    k,
-                );
-            }
-        }
-        if best.pair == usize::MAX {
-            return None;
-        }
-        // Contact rounding for the winner (as `query` applies it), from its cores.
         let (a, b) = self.flat_pairs[best.pair];
         if best.distance > 0.0 && !(c[a].cylinder || c[b].cylinder) {
             let magnitude = c[a].magnitude().max(c[b].magnitude());
@@ -398,7 +300,7 @@ impl<'a> CellChecker<'a> {
                 best.distance = 0.0;
             }
         }
-        Some(best)
+        best
     }
 
     /// Distances of every pair at the last posed configuration, into `out`.

@@ -10,6 +10,7 @@
 mod checker;
 mod core;
 mod motion_bound;
+mod pair_search;
 mod pose;
 mod report;
 mod sweep;

@@ -24,6 +24,14 @@ pub struct CellPose {
     /// Per body (flat), its core's length terms when they do not depend on the joints.
     fixed_lengths: Vec<Option<CoreLength>>,
     cores: Vec<Core>,
+    /// Culling groups (see [`CellPose::group_of`]) and their world bounding spheres.
+    groups: Vec<Group>,
+    group_spheres: Vec<(Point3, Real)>,
+    /// Per body (flat), its group and its index among the group's bodies.
+    body_group: Vec<usize>,
+    body_member: Vec<usize>,
+    /// Largest absolute coordinate (plus radius) of any posed body, bounded from above.
+    magnitude: Real,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
 }
@@ -40,6 +48,16 @@ impl CellPose {
         };
         let offsets = running(&mut cell.robots.iter().map(|r| r.model.dof()));
         let first_body = running(&mut cell.robots.iter().map(|r| r.model.bodies.len()));
+        let (groups, body_group) = culling_groups(cell);
+        let body_member = (0..body_group.len())
+            .map(|b| {
+                body_group[..b]
+                    .iter()
+                    .filter(|&&g| g == body_group[b])
+                    .count()
+            })
+            .collect();
+        let group_spheres = vec![(Point3::origin(), Real::INFINITY); groups.len()];
         let joints_needed = cell
             .robots
             .iter()
@@ -70,6 +88,11 @@ impl CellPose {
             offsets,
             first_body,
             scratch: Vec::new(),
+            groups,
+            group_spheres,
+            body_group,
+            body_member,
+            magnitude: Real::INFINITY,
         }
     }
 
@@ -113,6 +136,51 @@ impl CellPose {
                     }),
             );
         }
+        let mut magnitude: Real = 0.0;
+        for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
+            if let Some(link) = group.link {
+                let frame = &self.frames[group.robot][link];
+                *sphere = (frame.apply(&group.center), group.radius);
+                magnitude = magnitude.max(sphere.0.coords.amax() + group.radius);
+            } else {
+                let (first, end) = (
+                    self.first_body[group.robot],
+                    self.first_body[group.robot + 1],
+                );
+                magnitude = self.cores[first..end]
+                    .iter()
+                    .map(Core::magnitude)
+                    .fold(magnitude, Real::max);
+            }
+        }
+        self.magnitude = magnitude;
+    }
+
+    /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
+    pub(super) fn magnitude(&self) -> Real {
+        self.magnitude
+    }
+
+    /// The index of flat body `b` among its group's bodies.
+    pub(super) fn member_of(&self, b: usize) -> usize {
+        self.body_member[b]
+    }
+
+    /// The culling group of flat body `b`: bodies on one link share a bounding sphere fixed
+    /// in that link (robots whose bodies span two links, as DH capsules do, form one group that
+    /// is never culled).
+    pub(super) fn group_of(&self, b: usize) -> usize {
+        self.body_group[b]
+    }
+
+    /// `true` if group `g` has a bounding sphere (its bodies are all on one link).
+    pub(super) fn cullable(&self, g: usize) -> bool {
+        self.groups[g].link.is_some()
+    }
+
+    /// World bounding sphere of group `g` (infinite radius: never culled).
+    pub(super) fn group_sphere(&self, g: usize) -> (Point3, Real) {
+        self.group_spheres[g]
     }
 
     /// Link frames of robot `r` at the last posed configuration (links beyond the last body
@@ -140,4 +208,76 @@ impl CellPose {
     pub(super) fn cores(&self) -> &[Core] {
         &self.cores
     }
+}
+
+/// A set of bodies culled together.
+#[derive(Debug, Clone)]
+struct Group {
+    robot: usize,
+    /// The link all its bodies are on (`None`: never culled).
+    link: Option<usize>,
+    /// Bounding sphere in the link's frame.
+    center: Point3,
+    radius: Real,
+}
+
+/// One group per link with bodies, for robots whose every body lies on one link; otherwise
+/// one never-culled group for the robot. Returns the groups and each flat body's group.
+fn culling_groups(cell: &Cell) -> (Vec<Group>, Vec<usize>) {
+    let (mut groups, mut body_group) = (Vec::new(), Vec::new());
+    for (r, robot) in cell.robots.iter().enumerate() {
+        let bodies = &robot.model.bodies;
+        let single_link = |b: &crate::robot::Body| b.anchors().all(|a| a.frame == b.link);
+        if !bodies.iter().all(single_link) {
+            groups.push(Group {
+                robot: r,
+                link: None,
+                center: Point3::origin(),
+                radius: Real::INFINITY,
+            });
+            body_group.extend(std::iter::repeat_n(groups.len() - 1, bodies.len()));
+            continue;
+        }
+        let first = groups.len();
+        let mut links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
+        links.sort_unstable();
+        links.dedup();
+        for &link in &links {
+            let members: Vec<&crate::robot::Body> =
+                bodies.iter().filter(|b| b.link == link).collect();
+            let points: Vec<Point3> = members
+                .iter()
+                .flat_map(|b| b.anchors().map(|a| a.at))
+                .collect();
+            let center = Point3::from(
+                points
+                    .iter()
+                    .map(|p| p.coords)
+                    .sum::<crate::math::Vector3>()
+                    / points.len() as Real,
+            );
+            // Every body point lies within |anchor − centre| + radius (a capsule or cylinder
+            // lies within its end spheres' hull; a cylinder's rim within |end| + r).
+            let radius = members
+                .iter()
+                .flat_map(|b| {
+                    b.anchors()
+                        .map(move |a| (a.at - center).norm() + b.radius())
+                })
+                .fold(0.0, Real::max)
+                * (1.0 + 1e-9);
+            groups.push(Group {
+                robot: r,
+                link: Some(link),
+                center,
+                radius,
+            });
+        }
+        body_group.extend(
+            bodies
+                .iter()
+                .map(|b| first + links.iter().position(|&l| l == b.link).unwrap_or(0)),
+        );
+    }
+    (groups, body_group)
 }

@@ -1,0 +1,313 @@
+//! [`PairSearch`]: the minimum-distance search over a cell's body pairs at one pose.
+//!
+//! Pairs are stored in *blocks*, one per pair of culling groups (a link's bodies, see
+//! [`CellPose`]); inside a block by kind — point–point, point–segment, segment–segment (closed
+//! forms on the posed cores), then any pair with a cylinder (full query). A block is skipped
+//! whole when its groups' bounding spheres are at least the current best apart; a
+//! segment–segment or cylinder pair is skipped when its own bounding spheres are. Distances are
+//! compared before contact rounding (the caller rounds the winner).
+
+use std::ops::Range;
+
+use super::core::Core;
+use super::pose::CellPose;
+use crate::math::Real;
+use crate::query::shape_shape;
+
+/// Independent running minima over the cheap pairs of a block.
+const LANES: usize = 4;
+
+/// The best pair so far: signed distance and index into the checker's pairs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Closest {
+    /// Signed distance (m).
+    pub distance: Real,
+    /// Index into [`CellChecker::pairs`](super::CellChecker::pairs).
+    pub pair: usize,
+}
+
+/// The kind of a body's core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CoreKind {
+    Point,
+    Segment,
+    Cylinder,
+}
+
+#[derive(Debug, Clone)]
+struct Block {
+    groups: (usize, usize),
+    /// Bodies of each group that have point–point pairs here: `(flat body, member index)`,
+    /// for the per-body prefilter (empty when a group cannot be culled or is too large).
+    members: (Vec<(usize, usize)>, Vec<(usize, usize)>),
+    /// With both member lists present: the point–point pair index `k` of member `i` of group
+    /// 0 and member `j` of group 1 at `grid[i * 64 + j]`'s position in a dense table
+    /// (`usize::MAX`: no pair), so that only near members are visited.
+    grid: Vec<(usize, usize, usize)>,
+    grid_width: usize,
+    point_point: Range<usize>,
+    point_segment: Range<usize>,
+    segment_segment: Range<usize>,
+    with_cylinder: Range<usize>,
+}
+
+/// Pair lists sorted for the search; see the module docs.
+#[derive(Debug, Clone)]
+pub(super) struct PairSearch {
+    /// `(a, b, k)`: flat bodies and the pair's index; in `point_segment` the point comes
+    /// first.
+    point_point: Vec<(usize, usize, usize)>,
+    point_segment: Vec<(usize, usize, usize)>,
+    segment_segment: Vec<(usize, usize, usize)>,
+    with_cylinder: Vec<(usize, usize, usize)>,
+    blocks: Vec<Block>,
+}
+
+impl PairSearch {
+    /// Sorts `pairs` (flat body indices, in pair order) into blocks by the groups of `pose`.
+    pub(super) fn new(pairs: &[(usize, usize)], kind: &[CoreKind], pose: &CellPose) -> Self {
+        let key = |&(a, b): &(usize, usize)| {
+            let (x, y) = (pose.group_of(a), pose.group_of(b));
+            (x.min(y), x.max(y))
+        };
+        let mut order: Vec<usize> = (0..pairs.len()).collect();
+        order.sort_by_key(|&k| key(&pairs[k]));
+        let mut search = Self {
+            point_point: Vec::new(),
+            point_segment: Vec::new(),
+            segment_segment: Vec::new(),
+            with_cylinder: Vec::new(),
+            blocks: Vec::new(),
+        };
+        let mut start = 0;
+        while start < order.len() {
+            let groups = key(&pairs[order[start]]);
+            let end = start
+                + order[start..]
+                    .iter()
+                    .take_while(|&&k| key(&pairs[k]) == groups)
+                    .count();
+            let lengths = [
+                search.point_point.len(),
+                search.point_segment.len(),
+                search.segment_segment.len(),
+                search.with_cylinder.len(),
+            ];
+            for &k in &order[start..end] {
+                let (mut a, mut b) = pairs[k];
+                // Point pairs oriented group 0 → group 1, for the prefilter's masks.
+                if pose.group_of(a) != groups.0 {
+                    (a, b) = (b, a);
+                }
+                match (kind[a], kind[b]) {
+                    (CoreKind::Point, CoreKind::Point) => search.point_point.push((a, b, k)),
+                    (CoreKind::Point, CoreKind::Segment) => search.point_segment.push((a, b, k)),
+                    (CoreKind::Segment, CoreKind::Point) => search.point_segment.push((b, a, k)),
+                    (CoreKind::Segment, CoreKind::Segment) => {
+                        search.segment_segment.push((a, b, k))
+                    }
+                    _ => search.with_cylinder.push((a, b, k)),
+                }
+            }
+            let members = |side: usize| -> Vec<(usize, usize)> {
+                let mut bodies: Vec<usize> = search.point_point[lengths[0]..]
+                    .iter()
+                    .map(|&(a, b, _)| if side == 0 { a } else { b })
+                    .collect();
+                bodies.sort_unstable();
+                bodies.dedup();
+                let group = if side == 0 { groups.0 } else { groups.1 };
+                if pose.cullable(group) && bodies.iter().all(|&b| pose.member_of(b) < 64) {
+                    bodies.iter().map(|&b| (b, pose.member_of(b))).collect()
+                } else {
+                    Vec::new()
+                }
+            };
+            let members = (members(0), members(1));
+            let (mut grid, mut grid_width) = (Vec::new(), 0);
+            if !members.0.is_empty() && !members.1.is_empty() {
+                let height = members.0.iter().map(|m| m.1 + 1).max().unwrap_or(0);
+                grid_width = members.1.iter().map(|m| m.1 + 1).max().unwrap_or(0);
+                grid = vec![(0, 0, usize::MAX); height * grid_width];
+                for &(a, b, k) in &search.point_point[lengths[0]..] {
+                    grid[pose.member_of(a) * grid_width + pose.member_of(b)] = (a, b, k);
+                }
+            }
+            search.blocks.push(Block {
+                groups,
+                members,
+                grid,
+                grid_width,
+                point_point: lengths[0]..search.point_point.len(),
+                point_segment: lengths[1]..search.point_segment.len(),
+                segment_segment: lengths[2]..search.segment_segment.len(),
+                with_cylinder: lengths[3]..search.with_cylinder.len(),
+            });
+            start = end;
+        }
+        search
+    }
+
+    /// The pair of smallest distance below `start` (`pair == usize::MAX` if none); with
+    /// `stop_at_contact`, returns as soon as a block yields a pair at distance ≤ 0.
+    pub(super) fn search(&self, pose: &CellPose, start: Real, stop_at_contact: bool) -> Closest {
+        let mut best = Closest {
+            distance: start,
+            pair: usize::MAX,
+        };
+        // The block whose group spheres are closest goes first: its pairs give a small best
+        // early, so that most other blocks are culled whole.
+        let gap = |block: &Block| {
+            let ((ca, ra), (cb, rb)) = (
+                pose.group_sphere(block.groups.0),
+                pose.group_sphere(block.groups.1),
+            );
+            (cb - ca).norm() - ra - rb
+        };
+        let first = (0..self.blocks.len())
+            .map(|i| (gap(&self.blocks[i]), i))
+            .fold((Real::INFINITY, 0), |x, y| if y.0 < x.0 { y } else { x })
+            .1;
+        let order = std::iter::once(first).chain((0..self.blocks.len()).filter(|&i| i != first));
+        for i in order.take(self.blocks.len()) {
+            let block = &self.blocks[i];
+            let ((ca, ra), (cb, rb)) = (
+                pose.group_sphere(block.groups.0),
+                pose.group_sphere(block.groups.1),
+            );
+            let reach = best.distance + ra + rb;
+            if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
+                continue;
+            }
+            self.search_block(pose, block, &mut best);
+            if stop_at_contact && best.distance <= 0.0 {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Bit `m` set for each member `m` of `members` whose core can come within `best` of the
+    /// other group's bounding sphere `(centre, radius)`; all bits set if `members` is empty.
+    fn near_mask(
+        c: &[Core],
+        members: &[(usize, usize)],
+        other: (crate::math::Point3, Real),
+        best: Real,
+    ) -> u64 {
+        if members.is_empty() {
+            return u64::MAX;
+        }
+        let mut mask = 0;
+        for &(b, m) in members {
+            let reach = best + c[b].radius + other.1;
+            if reach > 0.0 && (c[b].start - other.0).norm_squared() < reach * reach {
+                mask |= 1 << m;
+            }
+        }
+        mask
+    }
+
+    fn search_block(&self, pose: &CellPose, block: &Block, best: &mut Closest) {
+        let c = pose.cores();
+        // A pair beats the best only if its core distance is below best + radii: compare
+        // squares and take the square root only for winners.
+        let offer_squared = |best: &mut Closest, core_squared: Real, radii: Real, k: usize| {
+            let reach = best.distance + radii;
+            if reach > 0.0 && core_squared < reach * reach {
+                *best = Closest {
+                    distance: core_squared.sqrt() - radii,
+                    pair: k,
+                };
+            }
+        };
+        // Spheres and sphere–segment pairs are cheap: they go round-robin into independent
+        // running minima ("lanes"), so that no single compare-and-select chain serialises the
+        // loop; the lanes are merged before the segment pairs.
+        let mut lanes = [*best; LANES];
+        let c_radius = |g: usize| pose.group_sphere(g);
+        if block.grid_width > 0 {
+            // Only members near the other group's sphere can beat the best.
+            let near_a =
+                Self::near_mask(c, &block.members.0, c_radius(block.groups.1), best.distance);
+            let near_b =
+                Self::near_mask(c, &block.members.1, c_radius(block.groups.0), best.distance);
+            let mut i = 0;
+            let mut rows = near_a;
+            while rows != 0 {
+                let row = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let mut columns = near_b;
+                while columns != 0 {
+                    let column = columns.trailing_zeros() as usize;
+                    columns &= columns - 1;
+                    let (a, b, k) = block.grid[row * block.grid_width + column];
+                    if k != usize::MAX {
+                        offer_squared(
+                            &mut lanes[i % LANES],
+                            (c[b].start - c[a].start).norm_squared(),
+                            c[a].radius + c[b].radius,
+                            k,
+                        );
+                        i += 1;
+                    }
+                }
+            }
+        } else {
+            for (i, &(a, b, k)) in self.point_point[block.point_point.clone()]
+                .iter()
+                .enumerate()
+            {
+                offer_squared(
+                    &mut lanes[i % LANES],
+                    (c[b].start - c[a].start).norm_squared(),
+                    c[a].radius + c[b].radius,
+                    k,
+                );
+            }
+        }
+        for (i, &(p, s, k)) in self.point_segment[block.point_segment.clone()]
+            .iter()
+            .enumerate()
+        {
+            let (x, y) = (&c[p], &c[s]);
+            let t = ((x.start - y.start).dot(&y.direction) * y.inv_dd).clamp(0.0, 1.0);
+            offer_squared(
+                &mut lanes[i % LANES],
+                (y.start + y.direction * t - x.start).norm_squared(),
+                x.radius + y.radius,
+                k,
+            );
+        }
+        for lane in lanes {
+            if (lane.distance, lane.pair) < (best.distance, best.pair) {
+                *best = lane;
+            }
+        }
+        for &(a, b, k) in &self.segment_segment[block.segment_segment.clone()] {
+            let (x, y) = (&c[a], &c[b]);
+            let radii = x.radius + y.radius;
+            // Skip when even the cores' bounding spheres are too far apart to win.
+            let reach = best.distance + radii + x.half_length + y.half_length;
+            let centres = (y.start + y.direction * 0.5) - (x.start + x.direction * 0.5);
+            if reach <= 0.0 || centres.norm_squared() >= reach * reach {
+                continue;
+            }
+            offer_squared(best, x.core_distance_squared(y), radii, k);
+        }
+        for &(a, b, k) in &self.with_cylinder[block.with_cylinder.clone()] {
+            let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
+            let reach = best.distance + ra + rb;
+            if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
+                continue;
+            }
+            let d = shape_shape(&c[a].shape(), &c[b].shape()).distance;
+            if d < best.distance {
+                *best = Closest {
+                    distance: d,
+                    pair: k,
+                };
+            }
+        }
+    }
+}
