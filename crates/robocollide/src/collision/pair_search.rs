@@ -34,12 +34,15 @@ pub(super) enum CoreKind {
     Cylinder,
 }
 
+/// `(flat body, member index)` of the bodies of one group in a block.
+type Members = Vec<(usize, usize)>;
+
 #[derive(Debug, Clone)]
 struct Block {
     groups: (usize, usize),
     /// Bodies of each group that have point–point pairs here: `(flat body, member index)`,
     /// for the per-body prefilter (empty when a group cannot be culled or is too large).
-    members: (Vec<(usize, usize)>, Vec<(usize, usize)>),
+    members: (Members, Members),
     /// With both member lists present: the point–point pair index `k` of member `i` of group
     /// 0 and member `j` of group 1 at `grid[i * 64 + j]`'s position in a dense table
     /// (`usize::MAX`: no pair), so that only near members are visited.
@@ -109,7 +112,7 @@ impl PairSearch {
                     _ => search.with_cylinder.push((a, b, k)),
                 }
             }
-            let members = |side: usize| -> Vec<(usize, usize)> {
+            let members = |side: usize| -> Members {
                 let mut bodies: Vec<usize> = search.point_point[lengths[0]..]
                     .iter()
                     .map(|&(a, b, _)| if side == 0 { a } else { b })
@@ -208,6 +211,7 @@ impl PairSearch {
         mask
     }
 
+    #[inline(always)]
     fn search_block(&self, pose: &CellPose, block: &Block, best: &mut Closest) {
         let c = pose.cores();
         // A pair beats the best only if its core distance is below best + radii: compare

@@ -30,8 +30,6 @@ pub struct CellPose {
     /// Per body (flat), its group and its index among the group's bodies.
     body_group: Vec<usize>,
     body_member: Vec<usize>,
-    /// Largest absolute coordinate (plus radius) of any posed body, bounded from above.
-    magnitude: Real,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
 }
@@ -92,7 +90,6 @@ impl CellPose {
             group_spheres,
             body_group,
             body_member,
-            magnitude: Real::INFINITY,
         }
     }
 
@@ -136,12 +133,20 @@ impl CellPose {
                     }),
             );
         }
-        let mut magnitude: Real = 0.0;
         for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
             if let Some(link) = group.link {
                 let frame = &self.frames[group.robot][link];
                 *sphere = (frame.apply(&group.center), group.radius);
-                magnitude = magnitude.max(sphere.0.coords.amax() + group.radius);
+            }
+        }
+    }
+
+    /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
+    pub(super) fn magnitude(&self) -> Real {
+        let mut magnitude: Real = 0.0;
+        for (sphere, group) in self.group_spheres.iter().zip(&self.groups) {
+            if group.link.is_some() {
+                magnitude = magnitude.max(sphere.0.coords.amax() + sphere.1);
             } else {
                 let (first, end) = (
                     self.first_body[group.robot],
@@ -153,12 +158,7 @@ impl CellPose {
                     .fold(magnitude, Real::max);
             }
         }
-        self.magnitude = magnitude;
-    }
-
-    /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
-    pub(super) fn magnitude(&self) -> Real {
-        self.magnitude
+        magnitude
     }
 
     /// The index of flat body `b` among its group's bodies.
