@@ -82,7 +82,17 @@ impl CellPose {
                 .iter()
                 .flat_map(|r| r.model.bodies.iter().map(|b| invariant_length(&r.model, b)))
                 .collect(),
-            cores: Vec::with_capacity(first_body[cell.robots.len()]),
+            // Spheres keep everything but their centre from pose to pose.
+            cores: cell
+                .robots
+                .iter()
+                .flat_map(|r| {
+                    r.model
+                        .bodies
+                        .iter()
+                        .map(|b| Core::point(Point3::origin(), b.radius()))
+                })
+                .collect(),
             offsets,
             first_body,
             scratch: Vec::new(),
@@ -96,7 +106,6 @@ impl CellPose {
     /// Poses every robot of `cell` (the cell this pose was built for) at `q`; `q` is not
     /// validated (see [`CellChecker::validate`](super::CellChecker::validate)).
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
-        self.cores.clear();
         for (r, robot) in cell.robots.iter().enumerate() {
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
             let frames = &mut self.frames[r];
@@ -115,23 +124,25 @@ impl CellPose {
                     frame.apply(&anchor.at)
                 }
             };
-            let lengths = &self.fixed_lengths[self.first_body[r]..];
-            self.cores.extend(
-                robot
-                    .model
-                    .bodies
-                    .iter()
-                    .zip(lengths)
-                    .map(|(body, length)| match &body.shape {
-                        BodyShape::Sphere { center, radius } => Core::point(world(center), *radius),
-                        BodyShape::Capsule { a, b, radius } => {
-                            Core::new(world(a), world(b), *radius, false, *length)
-                        }
-                        BodyShape::Cylinder { a, b, radius } => {
-                            Core::new(world(a), world(b), *radius, true, *length)
-                        }
-                    }),
-            );
+            let first = self.first_body[r];
+            let lengths = &self.fixed_lengths[first..];
+            for ((body, length), core) in robot
+                .model
+                .bodies
+                .iter()
+                .zip(lengths)
+                .zip(&mut self.cores[first..])
+            {
+                match &body.shape {
+                    BodyShape::Sphere { center, .. } => core.start = world(center),
+                    BodyShape::Capsule { a, b, radius } => {
+                        *core = Core::new(world(a), world(b), *radius, false, *length);
+                    }
+                    BodyShape::Cylinder { a, b, radius } => {
+                        *core = Core::new(world(a), world(b), *radius, true, *length);
+                    }
+                }
+            }
         }
         for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
             if let Some(link) = group.link {
