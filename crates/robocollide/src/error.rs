@@ -70,6 +70,24 @@ pub enum Error {
         /// Upper limit.
         max: Real,
     },
+    /// A robot's part of a cell configuration is wrong; `error` says how.
+    #[error("{robot}: {error}")]
+    InRobot {
+        /// The robot's label in the cell (`R1`).
+        robot: String,
+        /// What is wrong with its values.
+        error: Box<Error>,
+    },
+    /// Two inputs that must have the same length do not.
+    #[error("{what}: expected {expected} value(s), got {got}")]
+    LengthMismatch {
+        /// What was counted, e.g. `"desired velocities"`.
+        what: String,
+        /// The length required.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
     /// A model, scene or trajectory file is malformed; the message names line and field.
     #[error("{file}: {message}")]
     File {

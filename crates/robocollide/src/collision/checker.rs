@@ -176,19 +176,21 @@ impl<'a> CellChecker<'a> {
                 .iter()
                 .map(|r| format!("{} has {}", r.label, r.model.dof()))
                 .collect();
-            return Err(Error::Parse(format!(
-                "expected {} joint values ({}), got {}",
-                self.dof(),
-                per.join(", "),
-                q.len()
-            )));
+            return Err(Error::LengthMismatch {
+                what: format!("joint values ({})", per.join(", ")),
+                expected: self.dof(),
+                got: q.len(),
+            });
         }
         for (r, robot) in self.cell.robots.iter().enumerate() {
             robot
                 .model
                 .tree()
                 .check_configuration(self.robot_q(q, r))
-                .map_err(|e| Error::Parse(format!("{}: {e}", robot.label)))?;
+                .map_err(|e| Error::InRobot {
+                    robot: robot.label.clone(),
+                    error: Box::new(e),
+                })?;
         }
         Ok(())
     }

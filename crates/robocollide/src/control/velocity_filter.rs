@@ -122,11 +122,11 @@ impl<'a> VelocityFilter<'a> {
     ) -> Result<Self> {
         settings.check()?;
         if moving.len() != cell.robots.len() {
-            return Err(Error::Parse(format!(
-                "{} moving flags for {} robots",
-                moving.len(),
-                cell.robots.len()
-            )));
+            return Err(Error::LengthMismatch {
+                what: "moving flags (one per robot)".into(),
+                expected: cell.robots.len(),
+                got: moving.len(),
+            });
         }
         Ok(Self {
             checker: CellChecker::new(cell, include_self),
@@ -213,11 +213,11 @@ impl<'a> VelocityFilter<'a> {
     pub fn step(&mut self, q: &[Real], qdot_des: &[Real]) -> Result<FilterResult> {
         self.checker.validate(q)?;
         if qdot_des.len() != q.len() {
-            return Err(Error::Parse(format!(
-                "{} desired velocities for {} joints",
-                qdot_des.len(),
-                q.len()
-            )));
+            return Err(Error::LengthMismatch {
+                what: "desired velocities (one per joint)".into(),
+                expected: q.len(),
+                got: qdot_des.len(),
+            });
         }
         if let Some((i, v)) = qdot_des.iter().enumerate().find(|(_, v)| !v.is_finite()) {
             return Err(Error::NonFinite {

@@ -35,10 +35,11 @@ impl<'a> CellValidity<'a> {
         include_self: bool,
     ) -> Result<Self> {
         if robot >= cell.robots.len() {
-            return Err(Error::Parse(format!(
-                "robot index {robot} out of range (the cell has {})",
-                cell.robots.len()
-            )));
+            return Err(Error::LengthMismatch {
+                what: format!("robots in the cell (robot index {robot} is out of range)"),
+                expected: robot + 1,
+                got: cell.robots.len(),
+            });
         }
         let checker = CellChecker::new(cell, include_self);
         checker.validate(&fixed)?;
