@@ -14,7 +14,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let _ = parse_robot(text, "fuzz.toml", None);
-    let _ = Cell::parse_with(text, "fuzz.toml", &|_, level| parse_robot(UR5, "ur5.toml", level));
+    let _ = Cell::parse_with(text, "fuzz.toml", &|request| {
+        parse_robot(UR5, "ur5.toml", request.level)
+    });
     if let Ok(study) = FourCStudy::parse(text, "fuzz.toml") {
         if study.configurations().map_or(0, |c| c.len()) <= 2_000 {
             let _ = study.run();
