@@ -204,3 +204,33 @@ fn protected_links_restrict_the_constraints() {
             .contains("no robot `R9`")
     );
 }
+
+/// A branched-capable robot from URDF: two Pandas driven into each other. The filter's
+/// Jacobians come from the kinematic tree; it keeps them apart, without it they collide.
+#[cfg(feature = "urdf")]
+#[test]
+fn two_pandas_from_urdf_are_kept_apart() {
+    let cell =
+        Cell::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/cells/two_pandas.toml"))
+            .unwrap();
+    let start = deg(&[0.0, -45.0, 0.0, -135.0, 0.0, 90.0, 45.0].repeat(2));
+    let goal = deg(&[0.0, 60.0, 0.0, -30.0, 0.0, 90.0, 45.0].repeat(2));
+    let run = |filter: bool| {
+        simulate(
+            &cell,
+            false,
+            &[true, true],
+            &[],
+            &start,
+            &goal,
+            2.0,
+            SETTINGS,
+            2.0,
+            filter,
+        )
+        .unwrap()
+    };
+    assert!(closest(&run(false)) < 0.0);
+    let worst = closest(&run(true));
+    assert!(worst >= SETTINGS.safety - 0.002, "closest {worst}");
+}

@@ -113,7 +113,11 @@ impl<'a> CellChecker<'a> {
                 super::report::RobotSummary {
                     label: robot.label.clone(),
                     model: model.name.clone(),
-                    level: model.level.map_or("custom".into(), |l| l.name().to_owned()),
+                    level: match (model.level, model.format) {
+                        (Some(level), _) => level.name().to_owned(),
+                        (None, crate::robot::ModelFormat::Urdf) => "urdf".into(),
+                        (None, crate::robot::ModelFormat::Toml) => "custom".into(),
+                    },
                     bodies: model.bodies.len(),
                     self_pairs: self
                         .pairs

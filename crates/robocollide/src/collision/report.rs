@@ -61,7 +61,8 @@ pub struct RobotSummary {
     pub label: String,
     /// Model name (`UR5`).
     pub model: String,
-    /// `simplified`, `standard` or `precise`; `custom` for bodies written by hand.
+    /// `simplified`, `standard` or `precise`; `urdf` for a URDF's collision bodies, `custom`
+    /// for bodies written by hand.
     pub level: String,
     /// Number of bodies checked.
     pub bodies: usize,

@@ -23,6 +23,6 @@ pub mod urdf;
 pub use body::{Anchor, Body, BodyShape};
 pub use cell::{Cell, CellRobot, ModelRequest};
 pub use detail::{DetailLevel, detail_bodies};
-pub use model::RobotModel;
+pub use model::{ModelFormat, RobotModel};
 pub use self_pairs::{AllowedLinks, SelfPairs};
 pub use units::Units;

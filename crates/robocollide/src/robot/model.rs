@@ -7,6 +7,16 @@ use crate::geom::Shape;
 use crate::kinematics::{ForwardKinematics, Frame, JointKind, KinematicTree};
 use crate::math::{Isometry3, Real};
 
+/// The file format a robot model was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ModelFormat {
+    /// Our TOML (DH table, generated or written bodies) or bodies given in a cell.
+    #[default]
+    Toml,
+    /// URDF (with or without an SRDF).
+    Urdf,
+}
+
 /// A robot: its kinematic tree, bodies on its links and self-collision pairs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RobotModel {
@@ -21,6 +31,8 @@ pub struct RobotModel {
     /// The level of detail its generated bodies come from (`None`: bodies written by hand or
     /// read from a URDF).
     pub level: Option<super::DetailLevel>,
+    /// The file format the model was read from.
+    pub format: ModelFormat,
     /// What the reader could not model exactly (e.g. URDF mesh geometry skipped), one line
     /// each; reports repeat them.
     pub warnings: Vec<String>,
@@ -77,6 +89,7 @@ impl RobotModel {
             bodies,
             self_pairs,
             level: None,
+            format: ModelFormat::Toml,
             warnings: Vec::new(),
         })
     }

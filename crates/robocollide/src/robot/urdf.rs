@@ -172,6 +172,7 @@ pub fn parse_urdf(
         model.drop_structural_self_pairs(&[]);
     }
     model.warnings = warnings;
+    model.format = super::model::ModelFormat::Urdf;
     Ok(model)
 }
 
