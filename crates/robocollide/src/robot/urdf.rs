@@ -151,10 +151,12 @@ pub fn parse_urdf(
     let (bodies, warnings) = collision_bodies(&robot, &tree, options, &at).map_err(err)?;
     let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
     let with_srdf = srdf.is_some();
+    let mut warnings = warnings;
     let pairs = match srdf {
         Some((srdf_text, srdf_file)) => {
             let rules = Srdf::parse(srdf_text, srdf_file)?;
-            SelfPairs::allowing(&body_links, allowed_by_srdf(&rules, &tree, srdf_file)?)
+            let allowed = allowed_by_srdf(&rules, &tree, srdf_file, &mut warnings);
+            SelfPairs::allowing(&body_links, allowed)
         }
         None => {
             let parents: Vec<Option<usize>> = (0..tree.links().len())
@@ -270,39 +272,55 @@ fn collision_bodies(
     Ok((bodies, warnings))
 }
 
-/// The allowed link pairs of an SRDF, resolved against the tree's links.
-fn allowed_by_srdf(rules: &Srdf, tree: &KinematicTree, file: &str) -> Result<Vec<AllowedLinks>> {
-    let link = |name: &str, line: u32| {
-        tree.link_index(name).ok_or_else(|| Error::File {
-            file: file.to_owned(),
-            message: format!("line {line}: link `{name}` is not a link of the robot"),
-        })
+/// The allowed link pairs of an SRDF, resolved against the tree's links. A rule naming a link
+/// the robot does not have is skipped with a warning, as MoveIt does (SRDFs are often shared
+/// between a robot's mesh and sphere models); skipping a rule only ever checks more pairs.
+fn allowed_by_srdf(
+    rules: &Srdf,
+    tree: &KinematicTree,
+    file: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<AllowedLinks> {
+    let mut unknown: Vec<(String, u32)> = Vec::new();
+    let mut skipped = 0;
+    let mut link = |name: &str, line: u32| {
+        let found = tree.link_index(name);
+        if found.is_none() {
+            skipped += 1;
+            if !unknown.iter().any(|(n, _)| n == name) {
+                unknown.push((name.to_owned(), line));
+            }
+        }
+        found
     };
-    let enabled = rules
-        .enabled
+    let mut pair =
+        |r: &super::srdf::LinkPairRule| Some((link(&r.link1, r.line)?, link(&r.link2, r.line)?));
+    let enabled: Vec<(usize, usize)> = rules.enabled.iter().filter_map(&mut pair).collect();
+    let disabled: Vec<(usize, usize, String)> = rules
+        .disabled
         .iter()
-        .map(|r| Ok((link(&r.link1, r.line)?, link(&r.link2, r.line)?)))
-        .collect::<Result<Vec<_>>>()?;
+        .filter_map(|r| {
+            pair(r).map(|(a, b)| {
+                let reason = if r.reason.is_empty() {
+                    "SRDF".into()
+                } else {
+                    r.reason.clone()
+                };
+                (a, b, reason)
+            })
+        })
+        .collect();
     let is_enabled = |a: usize, b: usize| {
         enabled
             .iter()
             .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
     };
-    let mut allowed = Vec::new();
-    for r in &rules.disabled {
-        let (a, b) = (link(&r.link1, r.line)?, link(&r.link2, r.line)?);
-        allowed.push(AllowedLinks {
-            a,
-            b,
-            reason: if r.reason.is_empty() {
-                "SRDF".into()
-            } else {
-                r.reason.clone()
-            },
-        });
-    }
+    let mut allowed: Vec<AllowedLinks> = disabled
+        .into_iter()
+        .map(|(a, b, reason)| AllowedLinks { a, b, reason })
+        .collect();
     for (name, line) in &rules.disabled_by_default {
-        let a = link(name, *line)?;
+        let Some(a) = link(name, *line) else { continue };
         for b in (0..tree.links().len()).filter(|&b| b != a && !is_enabled(a, b)) {
             allowed.push(AllowedLinks {
                 a,
@@ -312,7 +330,24 @@ fn allowed_by_srdf(rules: &Srdf, tree: &KinematicTree, file: &str) -> Result<Vec
         }
     }
     allowed.retain(|p| !is_enabled(p.a, p.b));
-    Ok(allowed)
+    if !unknown.is_empty() {
+        let names: Vec<String> = unknown
+            .iter()
+            .take(8)
+            .map(|(name, line)| format!("{name}, first on line {line}"))
+            .collect();
+        let more = unknown.len().saturating_sub(8);
+        warnings.push(format!(
+            "{file}: {skipped} rule(s) name links the robot does not have ({}{}); they are ignored",
+            names.join("; "),
+            if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    allowed
 }
 
 /// An isometry from URDF `xyz` and `rpy`; errors name the non-finite part.
