@@ -76,34 +76,9 @@ fn robot_robot(c: &mut Criterion) {
         })
     });
     // Baseline: the same posed pairs through parry3d-f64 (distance only).
-    let posed: Vec<Vec<(_, _)>> = qs
-        .iter()
-        .map(|q| {
-            checker.pose(q);
-            checker
-                .pairs()
-                .iter()
-                .map(|p| {
-                    (
-                        parry::to_parry(&checker.shape(p.robot_a, p.body_a)),
-                        parry::to_parry(&checker.shape(p.robot_b, p.body_b)),
-                    )
-                })
-                .collect()
-        })
-        .collect();
+    let posed = parry::posed_pairs(&mut checker, &qs);
     group.bench_function("parry3d-f64 (49 pairs, distance only, FK excluded)", |b| {
-        b.iter(|| {
-            posed
-                .iter()
-                .map(|pairs| {
-                    pairs
-                        .iter()
-                        .map(|(x, y)| parry::parry_distance(x, y))
-                        .fold(Real::INFINITY, Real::min)
-                })
-                .sum::<Real>()
-        })
+        b.iter(|| parry::sum_of_minima(&posed))
     });
     group.finish();
 }

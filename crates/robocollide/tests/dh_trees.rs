@@ -6,11 +6,12 @@
 //! self-collision pairs; for the demo cell, the closest pair and every pair's distance at 40
 //! configurations. The tree implementation must reproduce them to rounding.
 
+use common::{flat, numbers};
 use robocollide::collision::CellChecker;
-use robocollide::geom::Shape;
-use robocollide::math::Real;
 use robocollide::robot::{Cell, DetailLevel, model_file::load_robot};
 use serde_json::Value;
+
+mod common;
 use std::path::{Path, PathBuf};
 
 fn data(path: &str) -> PathBuf {
@@ -20,35 +21,7 @@ fn data(path: &str) -> PathBuf {
 }
 
 fn golden() -> Value {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shipped_robots_before_trees.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn numbers(v: &Value) -> Vec<Real> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
-fn flat(shape: &Shape) -> Vec<Real> {
-    match shape {
-        Shape::Sphere(s) => {
-            let c = s.center();
-            vec![c.x, c.y, c.z, s.radius()]
-        }
-        Shape::Capsule(c) => {
-            let (a, b) = (c.axis().a(), c.axis().b());
-            vec![a.x, a.y, a.z, b.x, b.y, b.z, c.radius()]
-        }
-        Shape::Cylinder(c) => {
-            let (a, b) = (c.axis().a(), c.axis().b());
-            vec![a.x, a.y, a.z, b.x, b.y, b.z, c.radius()]
-        }
-        _ => vec![],
-    }
+    common::test_data("shipped_robots_before_trees.json")
 }
 
 #[test]

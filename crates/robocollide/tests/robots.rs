@@ -248,3 +248,13 @@ fn fast_pair_search_agrees_with_the_full_queries() {
     }
     assert!(contacts > 10 && contacts < 390, "{contacts}");
 }
+
+/// Point Jacobians of DH-built trees (standard: UR5; modified: PUMA 560) against finite
+/// differences.
+#[test]
+fn dh_jacobians_match_finite_differences() {
+    for robot in ["ur5", "puma560"] {
+        let model = load_robot(&data(&format!("robots/{robot}.toml")), None).unwrap();
+        common::assert_jacobians_match_finite_differences(&model);
+    }
+}

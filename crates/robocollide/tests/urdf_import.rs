@@ -3,10 +3,13 @@
 //! name the file, the element and the attribute.
 #![cfg(feature = "urdf")]
 
+mod common;
+
+use common::{assert_jacobians_match_finite_differences, flat};
+
 use robocollide::collision::CellChecker;
 use robocollide::geom::Shape;
-use robocollide::kinematics::Frame;
-use robocollide::math::{Isometry3, Point3, Real, Vector3};
+use robocollide::math::{Isometry3, Real, Vector3};
 use robocollide::robot::urdf::{UrdfOptions, load_urdf, parse_urdf};
 use robocollide::robot::{Cell, DetailLevel, model_file::load_robot};
 use std::path::{Path, PathBuf};
@@ -15,24 +18,6 @@ fn data(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../data")
         .join(path)
-}
-
-fn flat(shape: &Shape) -> Vec<Real> {
-    match shape {
-        Shape::Sphere(s) => {
-            let c = s.center();
-            vec![c.x, c.y, c.z, s.radius()]
-        }
-        Shape::Capsule(c) => {
-            let (a, b) = (c.axis().a(), c.axis().b());
-            vec![a.x, a.y, a.z, b.x, b.y, b.z, c.radius()]
-        }
-        Shape::Cylinder(c) => {
-            let (a, b) = (c.axis().a(), c.axis().b());
-            vec![a.x, a.y, a.z, b.x, b.y, b.z, c.radius()]
-        }
-        _ => vec![],
-    }
 }
 
 /// Same shape up to rounding; a capsule may have its ends swapped.
@@ -206,8 +191,8 @@ fn branched_forward_kinematics_equals_the_robot_built_by_hand() {
 
 #[test]
 fn branched_jacobians_match_finite_differences_on_every_link() {
-    jacobians_match_finite_differences(&branched());
-    jacobians_match_finite_differences(&vamp_robot("baxter").0);
+    assert_jacobians_match_finite_differences(&branched());
+    assert_jacobians_match_finite_differences(&vamp_robot("baxter").0);
 }
 
 /// VAMP's sphere models of a prismatic-torso mobile manipulator (Fetch) and a two-arm robot
@@ -252,36 +237,6 @@ fn vamps_fetch_and_baxter_load_as_trees() {
     checker.pair_distances(&mut distances);
     let brute = distances.iter().copied().fold(Real::INFINITY, Real::min);
     assert!((checker.closest().unwrap().distance - brute).abs() < 1e-15);
-}
-
-fn jacobians_match_finite_differences(model: &robocollide::robot::RobotModel) {
-    let tree = model.tree();
-    let local = Point3::new(0.03, -0.02, 0.05);
-    for q in model.sample_configurations(5) {
-        let frames: Vec<Frame> = tree
-            .forward(&q)
-            .unwrap()
-            .iter()
-            .map(Frame::from_isometry)
-            .collect();
-        for (link, frame) in frames.iter().enumerate() {
-            let p = frame.apply(&local);
-            let jacobian = tree.point_jacobian(&frames, link, &p);
-            for (v, column) in jacobian.iter().enumerate() {
-                let h = 1e-6;
-                let (mut qp, mut qm) = (q.clone(), q.clone());
-                qp[v] += h;
-                qm[v] -= h;
-                let fd = (tree.forward(&qp).unwrap()[link] * local
-                    - tree.forward(&qm).unwrap()[link] * local)
-                    / (2.0 * h);
-                assert!(
-                    (fd - column).norm() < 1e-8,
-                    "link {link} variable {v}: {fd} vs {column}"
-                );
-            }
-        }
-    }
 }
 
 #[test]

@@ -3,11 +3,14 @@
 //! `vamp.panda.fk` in f32, and VAMP's self-collision verdict).
 #![cfg(feature = "urdf")]
 
+use common::numbers;
 use robocollide::collision::CellChecker;
 use robocollide::math::Real;
 use robocollide::robot::urdf::{UrdfOptions, load_urdf};
 use robocollide::robot::{Cell, CellRobot, RobotModel, Units};
 use serde_json::Value;
+
+mod common;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -39,16 +42,7 @@ fn cell_of(model: RobotModel) -> Cell {
 }
 
 fn reference() -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vamp_panda_reference.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn numbers(v: &Value) -> Vec<Real> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
+    common::test_data("vamp_panda_reference.json")
 }
 
 #[test]

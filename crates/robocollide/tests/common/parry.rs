@@ -48,3 +48,45 @@ pub fn parry_distance(a: &(Pose, SharedShape), b: &(Pose, SharedShape)) -> f64 {
         .expect("supported pair")
         .distance
 }
+
+/// Two posed parry shapes.
+pub type PosedPair = ((Pose, SharedShape), (Pose, SharedShape));
+
+#[allow(dead_code)] // used by the robot benchmarks, not by every file including this one
+/// Every checked pair of `checker`, posed at each of `configurations`, as parry shapes: the
+/// benchmarks' baseline input (posing is not part of the baseline's time).
+pub fn posed_pairs(
+    checker: &mut robocollide::collision::CellChecker,
+    configurations: &[Vec<f64>],
+) -> Vec<Vec<PosedPair>> {
+    configurations
+        .iter()
+        .map(|q| {
+            checker.pose(q);
+            checker
+                .pairs()
+                .iter()
+                .map(|p| {
+                    (
+                        to_parry(&checker.shape(p.robot_a, p.body_a)),
+                        to_parry(&checker.shape(p.robot_b, p.body_b)),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[allow(dead_code)]
+/// The sum over configurations of parry's smallest pair distance (the baseline's work).
+pub fn sum_of_minima(posed: &[Vec<PosedPair>]) -> f64 {
+    posed
+        .iter()
+        .map(|pairs| {
+            pairs
+                .iter()
+                .map(|(x, y)| parry_distance(x, y))
+                .fold(f64::INFINITY, f64::min)
+        })
+        .sum()
+}
