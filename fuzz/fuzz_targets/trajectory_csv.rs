@@ -17,9 +17,9 @@ const IRB: &str = include_str!("../../data/robots/irb120.toml");
 fn cell() -> &'static Cell {
     static CELL_MODEL: OnceLock<Cell> = OnceLock::new();
     CELL_MODEL.get_or_init(|| {
-        Cell::parse_with(CELL, "cell", &|path, level| {
-            let text = if path.contains("ur5") { UR5 } else { IRB };
-            parse_robot(text, path, level)
+        Cell::parse_with(CELL, "cell", &|request| {
+            let text = if request.path.contains("ur5") { UR5 } else { IRB };
+            parse_robot(text, request.path, request.level)
         })
         .expect("the shipped cell parses")
     })
