@@ -26,7 +26,8 @@ pub struct CheckArgs {
     cell: PathBuf,
     /// Joint values of the next robot with joints, comma-separated, in the cell's angle unit;
     /// repeat once per robot in file order. Robots without --q use their `home`. Values may be
-    /// named (`panda_joint4=-1.2,panda_joint6=1.5`): unnamed joints keep their home value.
+    /// named (`panda_joint4=-1.2,panda_joint6=1.5`): unnamed joints keep their home value; or
+    /// the name of an SRDF state (`ready`).
     #[arg(long = "q", value_name = "VALUES", allow_hyphen_values = true)]
     q: Vec<String>,
     #[command(flatten)]
@@ -65,6 +66,28 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
             .and_then(|i| lists.get(i))
         {
             Some(list) if list.contains('=') => q.extend(named_values(cell, r, list)?),
+            Some(name) if name.trim().starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                let name = name.trim();
+                let Some((_, state)) = robot.model.named_states.iter().find(|(n, _)| n == name)
+                else {
+                    let known: Vec<&str> = robot
+                        .model
+                        .named_states
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    bail!(
+                        "{}: no named state `{name}` (the SRDF's states: {})",
+                        robot.label,
+                        if known.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            known.join(", ")
+                        }
+                    );
+                };
+                q.extend(state);
+            }
             Some(list) => {
                 let values: Vec<f64> = list
                     .split(',')

@@ -77,6 +77,19 @@ fn named_joint_values_start_from_home() {
 }
 
 #[test]
+fn srdf_states_can_be_named() {
+    let (urdf, srdf) = panda();
+    let o = robocollide(&["check", &urdf, "--srdf", &srdf, "--q", "ready", "--json"]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    let o = robocollide(&["check", &urdf, "--srdf", &srdf, "--q", "readyy"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains(
+        "no named state `readyy` (the SRDF's states: ready, extended, transport, open, close)"
+    ));
+}
+
+#[test]
 fn a_cell_of_urdf_robots_checks_robot_robot_and_self_pairs() {
     let cell = data("cells/two_pandas.toml");
     let o = robocollide(&["check", &cell, "--json"]);

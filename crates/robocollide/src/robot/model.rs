@@ -33,6 +33,8 @@ pub struct RobotModel {
     pub level: Option<super::DetailLevel>,
     /// The file format the model was read from.
     pub format: ModelFormat,
+    /// Named configurations (an SRDF's `group_state`s), as full configurations.
+    pub named_states: Vec<(String, Vec<Real>)>,
     /// What the reader could not model exactly (e.g. URDF mesh geometry skipped), one line
     /// each; reports repeat them.
     pub warnings: Vec<String>,
@@ -90,6 +92,7 @@ impl RobotModel {
             self_pairs,
             level: None,
             format: ModelFormat::Toml,
+            named_states: Vec::new(),
             warnings: Vec::new(),
         })
     }

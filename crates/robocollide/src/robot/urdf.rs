@@ -152,9 +152,11 @@ pub fn parse_urdf(
     let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
     let with_srdf = srdf.is_some();
     let mut warnings = warnings;
+    let mut states = Vec::new();
     let pairs = match srdf {
         Some((srdf_text, srdf_file)) => {
             let rules = Srdf::parse(srdf_text, srdf_file)?;
+            states = rules.states.clone();
             let allowed = allowed_by_srdf(&rules, &tree, srdf_file, &mut warnings);
             SelfPairs::allowing(&body_links, allowed)
         }
@@ -172,6 +174,17 @@ pub fn parse_urdf(
         })?;
     if !with_srdf {
         model.drop_structural_self_pairs(&[]);
+    }
+    // Named states: the default home with the state's joints set (joints the model does not
+    // move, e.g. fingers fixed in a sphere model, are ignored).
+    for state in states {
+        let mut q = model.default_home();
+        for (joint, value) in &state.joints {
+            if let Some(v) = model.tree().variable_index(joint) {
+                q[v] = *value;
+            }
+        }
+        model.named_states.push((state.name, q));
     }
     model.warnings = warnings;
     model.format = super::model::ModelFormat::Urdf;
