@@ -338,6 +338,38 @@ fn bad_urdf_files_get_errors_naming_file_element_and_attribute() {
     }
 }
 
+/// Regression: 200 000 nested elements overflowed the URDF parser's stack (an abort, found by
+/// trying hostile files); the nesting is refused before that parser runs.
+#[test]
+fn regression_deeply_nested_xml_is_an_error_not_a_stack_overflow() {
+    let n = 200_000;
+    let text = format!(
+        "<robot name=\"r\"><link name=\"a\">{}{}</link></robot>",
+        "<x>".repeat(n),
+        "</x>".repeat(n)
+    );
+    let e = parse_urdf(&text, "deep.urdf", None, &UrdfOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("deep.urdf: line 1: elements nest more than 64 levels deep"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_robot_without_checkable_geometry_says_so() {
+    let text = r#"<robot name="r"><link name="a"><collision><geometry><mesh filename="a.stl"/></geometry></collision></link></robot>"#;
+    let model = parse_urdf(text, "m.urdf", None, &UrdfOptions::default()).unwrap();
+    assert!(model.bodies.is_empty());
+    assert!(
+        model
+            .warnings
+            .iter()
+            .any(|w| w.contains("nothing of this robot is protected"))
+    );
+}
+
 #[test]
 fn meshes_are_reported_never_silently_dropped() {
     let text = BRANCHED.replacen(

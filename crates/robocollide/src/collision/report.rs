@@ -112,12 +112,14 @@ impl RobotSummary {
         }
         let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
         let mut line = format!(
-            "{} self pairs: {} body pairs checked, {} link pairs allowed ({})",
+            "{} self pairs: {} body pairs checked, {} link pairs allowed",
             self.label,
             self.self_pairs,
             self.allowed_link_pairs.len(),
-            reasons.join(", ")
         );
+        if !reasons.is_empty() {
+            line += &format!(" ({})", reasons.join(", "));
+        }
         if !self.links_without_bodies.is_empty() {
             line += &format!(
                 "; links without bodies: {}",

@@ -148,10 +148,15 @@ pub fn parse_urdf(
         });
     }
     let tree = KinematicTree::new(file, links, joints)?;
-    let (bodies, warnings) = collision_bodies(&robot, &tree, options, &at).map_err(err)?;
+    let (bodies, mut warnings) = collision_bodies(&robot, &tree, options, &at).map_err(err)?;
+    if bodies.is_empty() {
+        warnings.push(
+            "no link has collision geometry robocollide can check: nothing of this robot is protected"
+                .into(),
+        );
+    }
     let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
     let with_srdf = srdf.is_some();
-    let mut warnings = warnings;
     let mut states = Vec::new();
     let pairs = match srdf {
         Some((srdf_text, srdf_file)) => {
@@ -376,6 +381,10 @@ fn pose(xyz: &[Real; 3], rpy: &[Real; 3]) -> std::result::Result<Isometry3, Stri
     ))
 }
 
+/// Deepest element nesting accepted (a URDF needs about 6: robot, link, collision, geometry,
+/// shape; `<gazebo>` extensions a few more).
+const MAX_NESTING: usize = 64;
+
 /// Line numbers of the top-level `<link>` and `<joint>` elements, found while checking that
 /// the XML is well formed, free of xacro, and has unique names.
 struct ElementLines {
@@ -394,6 +403,20 @@ impl ElementLines {
                 "the root element is <{}>, a URDF's is <robot>",
                 root.tag_name().name()
             ));
+        }
+        // The URDF parser recurses per level; refuse absurd nesting before it sees the file.
+        // `descendants` is in document order, so a parent's depth is known before its children.
+        let mut depths = vec![0usize; doc.descendants().count() + 1];
+        for node in root.descendants().filter(roxmltree::Node::is_element) {
+            let parent = node.parent().map_or(0, |p| depths[p.id().get_usize()]);
+            let depth = parent + 1;
+            if depth > MAX_NESTING {
+                return Err(format!(
+                    "line {}: elements nest more than {MAX_NESTING} levels deep; a URDF needs a handful",
+                    line(&node)
+                ));
+            }
+            depths[node.id().get_usize()] = depth;
         }
         for node in root.descendants() {
             let xacro_tag = node.is_element() && node.tag_name().namespace() == Some(XACRO);
