@@ -279,7 +279,8 @@ impl<'a> CellChecker<'a> {
     }
 
     /// The closest pair at the last posed configuration (distance only, contact rounding as
-    /// `query` applies it); `None` if there are no pairs. See [`PairSearch`] for how.
+    /// `query` applies it); `None` if there are no pairs. The search is culled by link bounding spheres (see the
+    /// `collision::pair_search` module docs).
     pub fn closest(&self) -> Option<Closest> {
         let best = self.search.search(&self.pose, Real::INFINITY, false);
         (best.pair != usize::MAX).then(|| self.rounded(best))
