@@ -253,11 +253,6 @@ pub fn describe(cell: &Cell, report: &CheckReport) -> String {
 /// Runs the subcommand.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let cell = crate::model_input::load_cell(&args.cell, &args.model)?;
-    for robot in &cell.robots {
-        for warning in &robot.model.warnings {
-            eprintln!("robocollide: warning: {}: {warning}", robot.label);
-        }
-    }
     let q = configuration(&cell, &args.q)?;
     let mut checker = CellChecker::new(&cell, !args.no_self);
     checker.validate(&q)?;

@@ -21,8 +21,19 @@ pub struct ModelOptions {
     pub cylinders_as_capsules: bool,
 }
 
-/// Loads a cell file, or a URDF as a one-robot cell.
+/// Loads a cell file, or a URDF as a one-robot cell, and prints each model's warnings (e.g.
+/// skipped mesh geometry) on standard error.
 pub fn load_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
+    let cell = read_cell(path, options)?;
+    for robot in &cell.robots {
+        for warning in &robot.model.warnings {
+            eprintln!("robocollide: warning: {}: {warning}", robot.label);
+        }
+    }
+    Ok(cell)
+}
+
+fn read_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
     if is_urdf_path(path) {
         let model = load_urdf(
             path,
