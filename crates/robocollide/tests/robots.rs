@@ -258,3 +258,53 @@ fn dh_jacobians_match_finite_differences() {
         common::assert_jacobians_match_finite_differences(&model);
     }
 }
+
+/// Trajectory columns named after joints are matched by name, in any order; a header naming
+/// only some joints is an error; unnamed headers stay positional.
+#[test]
+fn trajectory_columns_are_matched_by_joint_name() {
+    use robocollide::collision::Trajectory;
+    let cell = Cell::load(&data("cells/ur5_irb120.toml")).unwrap();
+    let ur5: Vec<String> = cell.robots[0]
+        .model
+        .tree()
+        .variable_names()
+        .map(str::to_owned)
+        .collect();
+    let irb: Vec<String> = (1..=6).map(|j| format!("R2.q{j}")).collect();
+    let values: Vec<String> = (1..=12).map(|v| v.to_string()).collect();
+    let positional = format!(
+        "t,{}\n0,{}\n",
+        (1..=12)
+            .map(|c| format!("c{c}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        values.join(",")
+    );
+    let expected = Trajectory::parse(&positional, "p.csv", &cell).unwrap();
+    // Names in reverse order, values reversed with them: the same trajectory.
+    let mut names: Vec<String> = ur5.iter().cloned().chain(irb.iter().cloned()).collect();
+    let mut reversed = values.clone();
+    names.reverse();
+    reversed.reverse();
+    let named = format!("t,{}\n0,{}\n", names.join(","), reversed.join(","));
+    let got = Trajectory::parse(&named, "n.csv", &cell).unwrap();
+    assert_eq!(got.configs, expected.configs);
+    // Naming some joints but not all is refused, naming the missing ones.
+    let partial = format!(
+        "t,{},{}\n0,{}\n",
+        ur5.join(","),
+        (1..=6)
+            .map(|c| format!("x{c}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        values.join(",")
+    );
+    let e = Trajectory::parse(&partial, "partial.csv", &cell)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the header names some joints but not R2.joint1"),
+        "{e}"
+    );
+}

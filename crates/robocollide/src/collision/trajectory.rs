@@ -7,6 +7,13 @@
 //! joints, then robot 2's, …). Angles use the cell file's angle unit and prismatic values its
 //! length unit. Lines starting with `#` are comments. Between samples the motion is the
 //! straight line in joint space. Errors name the line and column.
+//!
+//! **Named columns:** when the header names joints — `panda_joint4`, or with the robot's label
+//! `R1.panda_joint4` / `R1_panda_joint4` / `R1.q4` — the columns are matched by name, in any
+//! order; a bare joint name shared by several robots goes to the first robot not yet given
+//! one. Headers that name no joint (e.g. `t,a,b,c`) keep the positional order. A header that
+//! names some joints but not all, or one twice, is an error: silently mixing named and
+//! positional columns could move the wrong joint.
 
 use std::path::Path;
 
@@ -23,6 +30,67 @@ pub struct Trajectory {
     pub times: Vec<Real>,
     /// One configuration per sample.
     pub configs: Vec<Vec<Real>>,
+}
+
+/// For each joint of the cell (cell order), the CSV column holding it (see the module docs).
+fn column_order(
+    header: &csv::StringRecord,
+    cell: &Cell,
+) -> std::result::Result<Vec<usize>, String> {
+    let joints: Vec<(usize, usize, &str)> = cell
+        .robots
+        .iter()
+        .enumerate()
+        .flat_map(|(r, robot)| {
+            robot
+                .model
+                .tree()
+                .variable_names()
+                .enumerate()
+                .map(move |(v, name)| (r, v, name))
+        })
+        .collect();
+    let positional: Vec<usize> = (1..=joints.len()).collect();
+    let matches = |column: &str, &(r, v, name): &(usize, usize, &str)| {
+        let label = &cell.robots[r].label;
+        column == name
+            || column == format!("{label}.{name}")
+            || column == format!("{label}_{name}")
+            || column == format!("{label}.q{}", v + 1)
+    };
+    let mut order = vec![usize::MAX; joints.len()];
+    let mut named = 0;
+    for (c, column) in header.iter().enumerate().skip(1) {
+        // A label-qualified name matches its robot only; a bare name takes the first free joint.
+        let candidates: Vec<usize> = (0..joints.len())
+            .filter(|&j| matches(column, &joints[j]))
+            .collect();
+        let Some(&j) = candidates.iter().find(|&&j| order[j] == usize::MAX) else {
+            if candidates.is_empty() {
+                continue;
+            }
+            return Err(format!(
+                "column {} (`{column}`) names a joint already given",
+                c + 1
+            ));
+        };
+        order[j] = c;
+        named += 1;
+    }
+    match named {
+        0 => Ok(positional),
+        n if n == joints.len() => Ok(order),
+        _ => {
+            let missing: Vec<String> = (0..joints.len())
+                .filter(|&j| order[j] == usize::MAX)
+                .map(|j| format!("{}.{}", cell.robots[joints[j].0].label, joints[j].2))
+                .collect();
+            Err(format!(
+                "the header names some joints but not {}; name every joint column or none",
+                missing.join(", ")
+            ))
+        }
+    }
 }
 
 impl Trajectory {
@@ -94,6 +162,7 @@ impl Trajectory {
                 per.join(", ")
             )));
         }
+        let order = column_order(&header, cell).map_err(err)?;
         let scales: Vec<Real> = cell
             .robots
             .iter()
@@ -142,10 +211,10 @@ impl Trajectory {
             }
             times.push(values[0]);
             configs.push(
-                values[1..]
+                order
                     .iter()
                     .zip(&scales)
-                    .map(|(v, s)| v * s)
+                    .map(|(&column, s)| values[column] * s)
                     .collect(),
             );
         }
