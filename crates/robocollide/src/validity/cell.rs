@@ -93,6 +93,10 @@ impl Validity for CellValidity<'_> {
             return false;
         }
         self.checker.pose(&all);
+        if self.clearance == 0.0 {
+            // Only contact matters: stop at the first pair in contact.
+            return !self.checker.in_contact();
+        }
         self.checker
             .closest()
             .is_none_or(|c| c.distance > self.clearance)
