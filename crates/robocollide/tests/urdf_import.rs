@@ -457,3 +457,20 @@ fn srdf_rules_replace_the_default_rule_and_unknown_links_are_warnings() {
         (a, b) == (fore, right) || (a, b) == (right, fore)
     }));
 }
+
+/// An unbounded side of a limit (URDF 1.2 omits it; `inf` here) is sampled within ±π, so the
+/// structural-pair sampling and a planner's sampling stay finite.
+#[test]
+fn infinite_limits_are_sampled_within_finite_ranges() {
+    let text = BRANCHED.replacen(
+        r#"<limit lower="-3" upper="3" effort="1" velocity="1"/>"#,
+        r#"<limit lower="-1" upper="inf" effort="1" velocity="1"/>"#,
+        1,
+    );
+    let model = parse_urdf(&text, "inf.urdf", None, &UrdfOptions::default()).unwrap();
+    let v = model.tree().variable_index("left_shoulder").unwrap();
+    assert_eq!(model.tree().sampling_range(v), (-1.0, std::f64::consts::PI));
+    for q in model.sample_configurations(50) {
+        assert!(q.iter().all(|x| x.is_finite()), "{q:?}");
+    }
+}

@@ -358,6 +358,23 @@ impl KinematicTree {
         (0..self.dof()).map(|v| self.variable_kind(v))
     }
 
+    /// The range to sample variable `v` from: its limits, with a missing or infinite bound
+    /// replaced by −π / π (revolute) or −1 / 1 m (prismatic).
+    pub fn sampling_range(&self, v: usize) -> (Real, Real) {
+        let default = match self.variable_kind(v) {
+            JointKind::Revolute => std::f64::consts::PI,
+            JointKind::Prismatic => 1.0,
+        };
+        let (lo, hi) = self.variable_joint(v).limits.unwrap_or((-default, default));
+        let lo = if lo.is_finite() {
+            lo
+        } else {
+            (-default).min(hi)
+        };
+        let hi = if hi.is_finite() { hi } else { default.max(lo) };
+        (lo, hi)
+    }
+
     /// Names of the configuration variables, in configuration order.
     pub fn variable_names(&self) -> impl Iterator<Item = &str> {
         self.variables.iter().map(|&j| self.joints[j].name.as_str())

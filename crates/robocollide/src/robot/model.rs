@@ -4,7 +4,7 @@ use super::body::Body;
 use super::self_pairs::SelfPairs;
 use crate::error::{Error, Result};
 use crate::geom::Shape;
-use crate::kinematics::{ForwardKinematics, Frame, JointKind, KinematicTree};
+use crate::kinematics::{ForwardKinematics, Frame, KinematicTree};
 use crate::math::{Isometry3, Real};
 
 /// The file format a robot model was read from.
@@ -123,11 +123,7 @@ impl RobotModel {
             .map(|k| {
                 (0..self.dof())
                     .map(|v| {
-                        let joint = self.tree.variable_joint(v);
-                        let (lo, hi) = joint.limits.unwrap_or(match self.tree.variable_kind(v) {
-                            JointKind::Revolute => (-std::f64::consts::PI, std::f64::consts::PI),
-                            JointKind::Prismatic => (-1.0, 1.0),
-                        });
+                        let (lo, hi) = self.tree.sampling_range(v);
                         let step = ((v + 2) as Real).sqrt().fract();
                         let frac = (0.5 + k as Real * step).fract();
                         lo + (hi - lo) * frac

@@ -77,13 +77,7 @@ impl Validity for CellValidity<'_> {
 
     fn bounds(&self) -> Vec<(Real, Real)> {
         let tree = self.checker.cell().robots[self.robot].model.tree();
-        (0..tree.dof())
-            .map(|v| {
-                tree.variable_joint(v)
-                    .limits
-                    .unwrap_or((-std::f64::consts::PI, std::f64::consts::PI))
-            })
-            .collect()
+        (0..tree.dof()).map(|v| tree.sampling_range(v)).collect()
     }
 
     fn is_valid(&mut self, q: &[Real]) -> bool {
