@@ -474,3 +474,31 @@ fn infinite_limits_are_sampled_within_finite_ranges() {
         assert!(q.iter().all(|x| x.is_finite()), "{q:?}");
     }
 }
+
+/// Regression: a 20 000-link URDF took minutes (line numbers computed per element, quadratic
+/// name lookups, 2·10⁸ self pairs). Now lines are computed for errors only, lookups are hashed,
+/// and more than `MAX_BODIES` bodies is an error naming the count.
+#[test]
+fn regression_huge_urdf_is_refused_quickly() {
+    let n = 20_000;
+    let mut text = String::from("<robot name=\"big\">");
+    for i in 0..=n {
+        text += &format!(
+            "<link name=\"l{i}\"><collision><geometry><sphere radius=\"0.01\"/></geometry></collision></link>"
+        );
+    }
+    for i in 0..n {
+        text += &format!(
+            "<joint name=\"j{i}\" type=\"revolute\"><parent link=\"l{i}\"/><child link=\"l{}\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>",
+            i + 1
+        );
+    }
+    text += "</robot>";
+    let e = parse_urdf(&text, "big.urdf", None, &UrdfOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("20001 collision bodies; at most 4096 per robot"),
+        "{e}"
+    );
+}

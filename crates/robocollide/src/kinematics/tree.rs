@@ -142,15 +142,17 @@ impl KinematicTree {
             file: source.to_owned(),
             message,
         };
-        for (i, name) in links.iter().enumerate() {
-            if links[..i].contains(name) {
+        let mut seen = std::collections::HashSet::with_capacity(links.len());
+        for name in &links {
+            if !seen.insert(name.as_str()) {
                 return Err(bad(format!("link `{name}` is defined twice")));
             }
         }
+        let mut joint_names = std::collections::HashSet::with_capacity(joints.len());
         let mut parent_joint: Vec<Option<usize>> = vec![None; links.len()];
         for (j, joint) in joints.iter().enumerate() {
             let here = |m: &str| bad(format!("joint `{}`: {m}", joint.name));
-            if joints[..j].iter().any(|o| o.name == joint.name) {
+            if !joint_names.insert(joint.name.as_str()) {
                 return Err(here("the name is used twice"));
             }
             if joint.parent >= links.len() || joint.child >= links.len() {
@@ -203,13 +205,18 @@ impl KinematicTree {
         let mut order = Vec::with_capacity(joints.len());
         let mut reached = vec![false; links.len()];
         reached[root] = true;
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); links.len()];
+        for (j, joint) in joints.iter().enumerate() {
+            children[joint.parent].push(j);
+        }
         let mut frontier = vec![root];
         while let Some(link) = frontier.pop() {
-            for (j, joint) in joints.iter().enumerate() {
-                if joint.parent == link && !reached[joint.child] {
-                    reached[joint.child] = true;
+            for &j in &children[link] {
+                let child = joints[j].child;
+                if !reached[child] {
+                    reached[child] = true;
                     order.push(j);
-                    frontier.push(joint.child);
+                    frontier.push(child);
                 }
             }
         }
@@ -250,7 +257,12 @@ impl KinematicTree {
         for (j, joint) in sorted_joints.iter().enumerate() {
             parent_joint[joint.child] = Some(j);
         }
-        let index_of = |name: &str| sorted_joints.iter().position(|j| j.name == name);
+        let by_name: std::collections::HashMap<&str, usize> = sorted_joints
+            .iter()
+            .enumerate()
+            .map(|(j, joint)| (joint.name.as_str(), j))
+            .collect();
+        let index_of = |name: &str| by_name.get(name).copied();
         let variables: Vec<usize> = declared
             .iter()
             .filter_map(|name| index_of(name))

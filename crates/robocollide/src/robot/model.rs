@@ -7,6 +7,21 @@ use crate::geom::Shape;
 use crate::kinematics::{ForwardKinematics, Frame, KinematicTree};
 use crate::math::{Isometry3, Real};
 
+/// Most collision bodies a robot may have: self pairs grow as the square of the count (4096
+/// bodies give up to 8.4 million pairs), so a hostile file cannot exhaust memory or time.
+pub const MAX_BODIES: usize = 4096;
+
+/// `Err` naming the count if `bodies` exceeds [`MAX_BODIES`] (readers call it before
+/// building the self pairs).
+pub fn check_body_count(bodies: usize) -> std::result::Result<(), String> {
+    if bodies > MAX_BODIES {
+        return Err(format!(
+            "{bodies} collision bodies; at most {MAX_BODIES} per robot are supported (self pairs grow as the square of the count)"
+        ));
+    }
+    Ok(())
+}
+
 /// The file format a robot model was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ModelFormat {
@@ -55,9 +70,11 @@ impl RobotModel {
             message,
         };
         tree.check_lengths().map_err(|e| bad(e.to_string()))?;
-        for (i, body) in bodies.iter().enumerate() {
+        check_body_count(bodies.len()).map_err(bad)?;
+        let mut names = std::collections::HashSet::with_capacity(bodies.len());
+        for body in &bodies {
             let field = format!("body `{}`", body.name);
-            if bodies[..i].iter().any(|b| b.name == body.name) {
+            if !names.insert(body.name.as_str()) {
                 return Err(bad(format!("{field}: duplicate body name")));
             }
             if body.link >= links {

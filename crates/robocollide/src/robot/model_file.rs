@@ -411,6 +411,7 @@ pub fn parse_robot(text: &str, file: &str, level: Option<DetailLevel>) -> Result
                 })
                 .collect()
         };
+    super::model::check_body_count(bodies.len()).map_err(err)?;
     let ignore = resolve_pairs(&record.self_collision.ignore, "ignore")?;
     let check = resolve_pairs(&record.self_collision.check, "check")?;
     let unwrap_file = |e: Error| match e {

@@ -30,7 +30,7 @@ use super::body::{Anchor, Body, BodyShape};
 use super::model::RobotModel;
 use super::self_pairs::{AllowedLinks, SelfPairs};
 use super::srdf::Srdf;
-use crate::error::{Error, Result, read_text_file};
+use crate::error::{Error, Result, line_of, read_text_file};
 use crate::kinematics::{Joint, JointKind, KinematicTree, Mimic};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 
@@ -79,7 +79,14 @@ pub fn parse_urdf(
             .map_or_else(String::new, |l| format!("line {l}: "))
     };
     let links: Vec<String> = robot.links.iter().map(|l| l.name.clone()).collect();
-    let link_index = |name: &str| links.iter().position(|l| l == name);
+    let link_indices: HashMap<&str, usize> = links
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.as_str(), i))
+        .collect();
+    let link_index = |name: &str| link_indices.get(name).copied();
+    let joint_names: std::collections::HashSet<&str> =
+        robot.joints.iter().map(|j| j.name.as_str()).collect();
     let mut joints = Vec::with_capacity(robot.joints.len());
     for j in &robot.joints {
         let here = |m: String| err(format!("{}joint `{}`: {m}", at("joint", &j.name), j.name));
@@ -134,7 +141,7 @@ pub fn parse_urdf(
             offset: m.offset.unwrap_or(0.0),
         });
         if let Some(m) = &mimic {
-            if !robot.joints.iter().any(|o| o.name == m.leader) {
+            if !joint_names.contains(m.leader.as_str()) {
                 return Err(here(format!("mimic names unknown joint `{}`", m.leader)));
             }
         }
@@ -147,8 +154,9 @@ pub fn parse_urdf(
             }
         });
     }
-    let tree = KinematicTree::new(file, links, joints)?;
+    let tree = KinematicTree::new(file, links.clone(), joints)?;
     let (bodies, mut warnings) = collision_bodies(&robot, &tree, options, &at).map_err(err)?;
+    super::model::check_body_count(bodies.len()).map_err(err)?;
     if bodies.is_empty() {
         warnings.push(
             "no link has collision geometry robocollide can check: nothing of this robot is protected"
@@ -205,10 +213,15 @@ fn collision_bodies(
 ) -> std::result::Result<(Vec<Body>, Vec<String>), String> {
     let mut bodies = Vec::new();
     let mut warnings = Vec::new();
+    let indices: HashMap<&str, usize> = tree
+        .links()
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.as_str(), i))
+        .collect();
+    let mut names = std::collections::HashSet::new();
     for link in &robot.links {
-        let index = tree
-            .link_index(&link.name)
-            .expect("every URDF link is in the tree");
+        let index = indices[link.name.as_str()];
         for (k, collision) in link.collision.iter().enumerate() {
             let name = match collision.name.as_deref() {
                 Some(name) if !name.trim().is_empty() => name.to_owned(),
@@ -277,7 +290,7 @@ fn collision_bodies(
                     continue;
                 }
             };
-            if bodies.iter().any(|b: &Body| b.name == name) {
+            if !names.insert(name.clone()) {
                 return Err(here(format!("body name `{name}` is used twice")));
             }
             bodies.push(Body {
@@ -385,18 +398,21 @@ fn pose(xyz: &[Real; 3], rpy: &[Real; 3]) -> std::result::Result<Isometry3, Stri
 /// shape; `<gazebo>` extensions a few more).
 const MAX_NESTING: usize = 64;
 
-/// Line numbers of the top-level `<link>` and `<joint>` elements, found while checking that
-/// the XML is well formed, free of xacro, and has unique names.
-struct ElementLines {
-    lines: HashMap<(String, String), u32>,
+/// Where the top-level `<link>` and `<joint>` elements start, found while checking that the
+/// XML is well formed, free of xacro, and has unique names. Offsets are turned into line
+/// numbers only for an error message (each conversion scans the text: doing it per element
+/// made a 20 000-link file take minutes).
+struct ElementLines<'t> {
+    text: &'t str,
+    offsets: HashMap<(String, String), usize>,
 }
 
-impl ElementLines {
-    fn scan(text: &str) -> std::result::Result<Self, String> {
+impl<'t> ElementLines<'t> {
+    fn scan(text: &'t str) -> std::result::Result<Self, String> {
         const XACRO: &str = "http://www.ros.org/wiki/xacro";
         let doc = roxmltree::Document::parse(text)
             .map_err(|e| format!("line {}: malformed XML: {e}", e.pos().row))?;
-        let line = |node: &roxmltree::Node| doc.text_pos_at(node.range().start).row;
+        let line = |node: &roxmltree::Node| line_of(text, node.range().start);
         let root = doc.root_element();
         if root.tag_name().name() != "robot" {
             return Err(format!(
@@ -429,7 +445,7 @@ impl ElementLines {
                 ));
             }
         }
-        let mut lines = HashMap::new();
+        let mut offsets = HashMap::new();
         for node in root.children().filter(roxmltree::Node::is_element) {
             let kind = node.tag_name().name();
             if kind != "link" && kind != "joint" {
@@ -441,17 +457,21 @@ impl ElementLines {
                     line(&node)
                 ));
             };
-            if let Some(first) = lines.insert((kind.to_owned(), name.to_owned()), line(&node)) {
+            let key = (kind.to_owned(), name.to_owned());
+            if let Some(first) = offsets.insert(key, node.range().start) {
                 return Err(format!(
-                    "line {}: {kind} `{name}` is defined twice (first on line {first})",
-                    line(&node)
+                    "line {}: {kind} `{name}` is defined twice (first on line {})",
+                    line(&node),
+                    line_of(text, first)
                 ));
             }
         }
-        Ok(Self { lines })
+        Ok(Self { text, offsets })
     }
 
-    fn find(&self, kind: &str, name: &str) -> Option<u32> {
-        self.lines.get(&(kind.to_owned(), name.to_owned())).copied()
+    /// The line of the named element, for an error message.
+    fn find(&self, kind: &str, name: &str) -> Option<usize> {
+        let offset = self.offsets.get(&(kind.to_owned(), name.to_owned()))?;
+        Some(line_of(self.text, *offset))
     }
 }
