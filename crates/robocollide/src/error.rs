@@ -58,18 +58,6 @@ pub enum Error {
         /// Values given.
         got: usize,
     },
-    /// A joint value lies outside the joint's limits.
-    #[error("joint `{joint}` = {value} is outside its limits [{min}, {max}]")]
-    JointLimit {
-        /// The joint's name.
-        joint: String,
-        /// The value given.
-        value: Real,
-        /// Lower limit.
-        min: Real,
-        /// Upper limit.
-        max: Real,
-    },
     /// A robot's part of a cell configuration is wrong; `error` says how.
     #[error("{robot}: {error}")]
     InRobot {

@@ -47,12 +47,13 @@ impl CellPose {
         let offsets = running(&mut cell.robots.iter().map(|r| r.model.dof()));
         let first_body = running(&mut cell.robots.iter().map(|r| r.model.bodies.len()));
         let (groups, body_group) = culling_groups(cell);
-        let body_member = (0..body_group.len())
-            .map(|b| {
-                body_group[..b]
-                    .iter()
-                    .filter(|&&g| g == body_group[b])
-                    .count()
+        // Each body's index among its group's bodies, counted in one pass.
+        let mut counts = vec![0; groups.len()];
+        let body_member = body_group
+            .iter()
+            .map(|&g| {
+                counts[g] += 1;
+                counts[g] - 1
             })
             .collect();
         let group_spheres = vec![(Point3::origin(), Real::INFINITY); groups.len()];

@@ -70,11 +70,6 @@ impl ForwardKinematics {
         }
     }
 
-    /// Number of link frames written by [`forward_into`](Self::forward_into).
-    pub fn link_count(&self) -> usize {
-        self.links
-    }
-
     /// World frames of every link at `q` into `frames` (resized to the link count). `q` is not
     /// validated: use [`KinematicTree::check_configuration`] on untrusted input.
     pub fn forward_into(&self, q: &[Real], frames: &mut Vec<Frame>) {

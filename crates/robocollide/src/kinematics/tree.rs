@@ -416,24 +416,6 @@ impl KinematicTree {
         Ok(())
     }
 
-    /// The first variable outside its limits, as an error naming joint, value and limits.
-    pub fn check_limits(&self, q: &[Real]) -> Result<()> {
-        for (v, value) in q.iter().enumerate() {
-            let joint = self.variable_joint(v);
-            if let Some((lo, hi)) = joint.limits {
-                if *value < lo || *value > hi {
-                    return Err(Error::JointLimit {
-                        joint: joint.name.clone(),
-                        value: *value,
-                        min: lo,
-                        max: hi,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Checks every length (origins, prismatic limits, base) against
     /// [`LENGTH_LIMIT`](crate::geom::LENGTH_LIMIT); errors name the joint.
     pub fn check_lengths(&self) -> Result<()> {
