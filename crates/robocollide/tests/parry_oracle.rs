@@ -32,7 +32,7 @@ fn exact_distance(a: &Shape, b: &Shape) -> f64 {
             Shape::Segment(g) => (p(g.a()), p(g.b()), 0.0),
             Shape::Sphere(g) => (p(g.center()), p(g.center()), g.radius()),
             Shape::Capsule(g) => (p(g.axis().a()), p(g.axis().b()), g.radius()),
-            Shape::Cylinder(_) => unreachable!(),
+            Shape::Cylinder(_) | Shape::Box(_) | Shape::Plane(_) => unreachable!(),
         }
     };
     let (a0, a1, ra) = core(a);

@@ -59,6 +59,7 @@ fn with_radius(s: &Shape, r: Real) -> Shape {
         Shape::Segment(x) => Capsule::from_segment(*x, r).unwrap().into(),
         Shape::Capsule(x) => Capsule::from_segment(*x.axis(), r).unwrap().into(),
         Shape::Cylinder(x) => Cylinder::new(x.axis().a(), x.axis().b(), r).unwrap().into(),
+        Shape::Box(_) | Shape::Plane(_) => *s,
     }
 }
 
@@ -68,6 +69,7 @@ fn radius(s: &Shape) -> Real {
         Shape::Sphere(x) => x.radius(),
         Shape::Capsule(x) => x.radius(),
         Shape::Cylinder(x) => x.radius(),
+        Shape::Box(_) | Shape::Plane(_) => 0.0,
     }
 }
 

@@ -134,6 +134,14 @@ fn scaled(s: &Shape, k: Real) -> Option<Shape> {
         Shape::Cylinder(x) => Cylinder::new(p(x.axis().a()), p(x.axis().b()), x.radius() * k)
             .ok()?
             .into(),
+        Shape::Box(x) => {
+            robocollide::geom::OrientedBox::new(p(x.center()), *x.rotation(), x.half_extents() * k)
+                .ok()?
+                .into()
+        }
+        Shape::Plane(x) => robocollide::geom::Plane::new(p(x.point()), x.normal())
+            .ok()?
+            .into(),
     };
     shape.magnitude().is_finite().then_some(shape)
 }

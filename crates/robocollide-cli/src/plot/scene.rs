@@ -29,6 +29,9 @@ fn extent(robots: &[RobotShapes], axis: usize) -> (f64, f64) {
     for r in robots {
         for s in r.shapes {
             let (pts, rad) = match s {
+                Shape::Box(x) => (x.vertices().to_vec(), 0.0),
+                // Unbounded: drawn across whatever the other shapes span.
+                Shape::Plane(_) => (vec![], 0.0),
                 Shape::Sphere(x) => (vec![x.center()], x.radius()),
                 Shape::Capsule(c) => (vec![c.axis().a(), c.axis().b()], c.radius()),
                 Shape::Cylinder(c) => (vec![c.axis().a(), c.axis().b()], c.radius()),
@@ -80,6 +83,44 @@ where
         let edge = robot.color.stroke_width(1);
         for s in robot.shapes {
             let (a, b, r) = match s {
+                Shape::Box(x) => {
+                    let outline = convex_hull(x.vertices().iter().map(to).collect());
+                    chart
+                        .draw_series([Polygon::new(outline.clone(), fill)])
+                        .map_err(|e| anyhow!("{e}"))?;
+                    let mut closed = outline.clone();
+                    closed.extend(outline.first().copied());
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(closed, edge)))
+                        .map_err(|e| anyhow!("{e}"))?;
+                    continue;
+                }
+                Shape::Plane(x) => {
+                    // The boundary line in this view (through the plane's point), if the plane
+                    // is not parallel to the view.
+                    let n = x.normal();
+                    let (nh, nv) = (n[h], n[v]);
+                    let along = (-nv, nh);
+                    if nh.hypot(nv) > 1e-6 {
+                        let k = 1.0 / nh.hypot(nv);
+                        let p0 = x.point();
+                        // The point of the line nearest the view's centre.
+                        let offset = (nh * (hc - p0[h]) + nv * (vc - p0[v])) * k * k;
+                        let c = (hc - nh * offset, vc - nv * offset);
+                        let reach = 4.0 * half * k;
+                        let line = vec![
+                            (c.0 - along.0 * reach, c.1 - along.1 * reach),
+                            (c.0 + along.0 * reach, c.1 + along.1 * reach),
+                        ];
+                        chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                line,
+                                robot.color.stroke_width(3),
+                            )))
+                            .map_err(|e| anyhow!("{e}"))?;
+                    }
+                    continue;
+                }
                 Shape::Sphere(x) => (x.center(), x.center(), x.radius()),
                 Shape::Capsule(c) => (c.axis().a(), c.axis().b(), c.radius()),
                 Shape::Cylinder(c) => (c.axis().a(), c.axis().b(), c.radius()),
@@ -129,6 +170,33 @@ where
             .map_err(|e| anyhow!("{e}"))?;
     }
     Ok(())
+}
+
+/// Convex hull of 2-D points (Andrew's monotone chain), counter-clockwise.
+fn convex_hull(mut points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let turn = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let mut hull: Vec<(f64, f64)> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let ordered: Vec<(f64, f64)> = if pass == 0 {
+            points.clone()
+        } else {
+            points.iter().rev().copied().collect()
+        };
+        for p in ordered {
+            while hull.len() >= start + 2
+                && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
 }
 
 /// Writes a PNG with a front view (z over x) and a top view (y over x) of the robots, the

@@ -8,13 +8,16 @@
 //!
 //! Degenerate shapes are legal: a zero-length segment is a point, a zero-length capsule is a
 //! sphere, a zero-radius capsule is a segment and a zero-radius cylinder is a segment. A
-//! zero-length cylinder is rejected: as a disc its orientation would be undefined.
+//! zero-length cylinder is rejected: as a disc its orientation would be undefined. Boxes may be
+//! flat (a half-extent of 0). A [`Plane`] is a half-space, the solid below it.
 
 mod capsule;
 pub mod conformal;
 mod cylinder;
 mod dual;
 mod line;
+mod oriented_box;
+mod plane;
 mod segment;
 mod shape;
 mod shape_syntax;
@@ -25,6 +28,8 @@ pub use capsule::Capsule;
 pub use cylinder::Cylinder;
 pub use dual::{Dual, DualVector};
 pub use line::{CommonNormal, Line, LineRelation, PARALLEL_SINE};
+pub use oriented_box::OrientedBox;
+pub use plane::Plane;
 pub use segment::Segment;
 pub use shape::Shape;
 pub use sphere::Sphere;

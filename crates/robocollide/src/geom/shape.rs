@@ -1,6 +1,6 @@
 //! [`Shape`]: the closed set of primitives the pair queries accept.
 
-use super::{Capsule, Cylinder, Segment, Sphere};
+use super::{Capsule, Cylinder, OrientedBox, Plane, Segment, Sphere};
 use crate::math::{Isometry3, Point3, Real};
 
 /// Any primitive robocollide can measure distances between.
@@ -16,6 +16,10 @@ pub enum Shape {
     Capsule(Capsule),
     /// A flat-capped cylinder.
     Cylinder(Cylinder),
+    /// An oriented box.
+    Box(OrientedBox),
+    /// A half-space (the solid below a plane).
+    Plane(Plane),
 }
 
 impl Shape {
@@ -27,6 +31,8 @@ impl Shape {
             Shape::Sphere(_) => "sphere",
             Shape::Capsule(_) => "capsule",
             Shape::Cylinder(_) => "cylinder",
+            Shape::Box(_) => "box",
+            Shape::Plane(_) => "plane",
         }
     }
 
@@ -38,6 +44,8 @@ impl Shape {
             Shape::Sphere(s) => Shape::Sphere(s.transformed(iso)),
             Shape::Capsule(c) => Shape::Capsule(c.transformed(iso)),
             Shape::Cylinder(c) => Shape::Cylinder(c.transformed(iso)),
+            Shape::Box(b) => Shape::Box(b.transformed(iso)),
+            Shape::Plane(p) => Shape::Plane(p.transformed(iso)),
         }
     }
 
@@ -49,6 +57,8 @@ impl Shape {
             Shape::Sphere(s) => s.center().coords.amax() + s.radius(),
             Shape::Capsule(c) => c.axis().magnitude() + c.radius(),
             Shape::Cylinder(c) => c.axis().magnitude() + c.radius(),
+            Shape::Box(b) => b.magnitude(),
+            Shape::Plane(p) => p.magnitude(),
         }
     }
 }
@@ -76,5 +86,15 @@ impl From<Capsule> for Shape {
 impl From<Cylinder> for Shape {
     fn from(c: Cylinder) -> Self {
         Shape::Cylinder(c)
+    }
+}
+impl From<OrientedBox> for Shape {
+    fn from(b: OrientedBox) -> Self {
+        Shape::Box(b)
+    }
+}
+impl From<Plane> for Shape {
+    fn from(p: Plane) -> Self {
+        Shape::Plane(p)
     }
 }

@@ -6,6 +6,8 @@
 //! sphere   CX,CY,CZ RADIUS
 //! capsule  AX,AY,AZ BX,BY,BZ RADIUS
 //! cylinder AX,AY,AZ BX,BY,BZ RADIUS
+//! box      CX,CY,CZ HX,HY,HZ [ROLL,PITCH,YAW]   (half-extents; optional URDF rpy, radians)
+//! plane    PX,PY,PZ NX,NY,NZ                    (point and outward normal: the solid is below)
 //! ```
 //!
 //! Tokens are separated by whitespace; coordinates within a point by commas (spaces after the
@@ -13,13 +15,14 @@
 
 use std::str::FromStr;
 
-use super::{Capsule, Cylinder, Segment, Shape, Sphere, check_point};
+use super::{Capsule, Cylinder, OrientedBox, Plane, Segment, Shape, Sphere, check_point};
 use crate::error::{Error, Result};
 use crate::math::{Point3, Real};
 
 /// The accepted forms, quoted in error messages.
 pub(crate) const SHAPE_SYNTAX: &str = "point X,Y,Z | segment AX,AY,AZ BX,BY,BZ | \
-sphere CX,CY,CZ R | capsule AX,AY,AZ BX,BY,BZ R | cylinder AX,AY,AZ BX,BY,BZ R";
+sphere CX,CY,CZ R | capsule AX,AY,AZ BX,BY,BZ R | cylinder AX,AY,AZ BX,BY,BZ R | \
+box CX,CY,CZ HX,HY,HZ [ROLL,PITCH,YAW] | plane PX,PY,PZ NX,NY,NZ";
 
 fn parse_number(field: &str, token: &str) -> Result<Real> {
     token
@@ -55,8 +58,9 @@ impl FromStr for Shape {
         let kind = kind.to_ascii_lowercase();
         let expected = match kind.as_str() {
             "point" => 1,
-            "segment" | "sphere" => 2,
-            "capsule" | "cylinder" => 3,
+            "segment" | "sphere" | "plane" => 2,
+            "box" if args.len() == 2 => 2,
+            "capsule" | "cylinder" | "box" => 3,
             _ => {
                 return Err(Error::Parse(format!(
                     "unknown shape `{kind}`; expected one of: {SHAPE_SYNTAX}"
@@ -84,6 +88,21 @@ impl FromStr for Shape {
                 parse_point("capsule.a", args[0])?,
                 parse_point("capsule.b", args[1])?,
                 parse_number("capsule.radius", args[2])?,
+            )?),
+            "box" => {
+                let rpy = match args.get(2) {
+                    Some(token) => parse_point("box.rpy", token)?,
+                    None => Point3::origin(),
+                };
+                Shape::Box(OrientedBox::from_rpy(
+                    parse_point("box.center", args[0])?,
+                    [rpy.x, rpy.y, rpy.z],
+                    parse_point("box.half_extents", args[1])?.coords,
+                )?)
+            }
+            "plane" => Shape::Plane(Plane::new(
+                parse_point("plane.point", args[0])?,
+                parse_point("plane.normal", args[1])?.coords,
             )?),
             _ => Shape::Cylinder(Cylinder::new(
                 parse_point("cylinder.a", args[0])?,
@@ -123,6 +142,25 @@ mod tests {
             "cylinder 0,0,0 0,0,1 0.3".parse::<Shape>().unwrap(),
             Shape::Cylinder(_)
         ));
+        let Shape::Box(b) = "box 1,2,3 0.5,0.25,0.125 0,0,1.5707963267948966"
+            .parse::<Shape>()
+            .unwrap()
+        else {
+            panic!("not a box")
+        };
+        assert_eq!(
+            b.half_extents(),
+            crate::math::Vector3::new(0.5, 0.25, 0.125)
+        );
+        assert!((b.axis(0) - crate::math::Vector3::y()).norm() < 1e-15);
+        assert!(matches!(
+            "box 0,0,0 1,1,1".parse::<Shape>().unwrap(),
+            Shape::Box(_)
+        ));
+        assert!(matches!(
+            "plane 0,0,0 0,0,1".parse::<Shape>().unwrap(),
+            Shape::Plane(_)
+        ));
     }
 
     #[test]
@@ -134,6 +172,9 @@ mod tests {
         assert!(err("capsule 0,0,0 1,0,x 0.1").contains("capsule.b.z: `x` is not a number"));
         assert!(err("cone 0,0,0 1").contains("unknown shape `cone`"));
         assert!(err("sphere 0,0,0").contains("sphere takes 2 argument(s), got 1"));
+        assert!(err("box 0,0,0 1,-1,1").contains("box.half_extents.y must be >= 0, got -1"));
+        assert!(err("box 0,0,0").contains("box takes 3 argument(s), got 1"));
+        assert!(err("plane 0,0,0 0,0,0").contains("plane.normal must be non-zero"));
         assert!(err("   ").contains("empty shape"));
         assert!(err("cylinder 0,0,0 0,0,inf 1").contains("cylinder.b.z must be finite, got inf"));
         assert!(

@@ -112,7 +112,7 @@ fn snap_to_cap(pair: &AxialPair, n: Vector3, magnitude: Real) -> Vector3 {
 
 /// GJK's certified separation, its direction refined along the ridges when its two bounds
 /// disagree by more than `REFINE_ABOVE × magnitude`.
-fn refined_gjk<A: SupportMap, B: SupportMap>(
+pub(crate) fn refined_gjk<A: SupportMap, B: SupportMap>(
     a: &A,
     b: &B,
     magnitude: Real,

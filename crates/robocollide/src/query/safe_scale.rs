@@ -18,7 +18,7 @@
 //! fuzzing, see TESTING.md).
 
 use super::Separation;
-use crate::geom::{Capsule, Cylinder, Segment, Sphere};
+use crate::geom::{Capsule, Cylinder, OrientedBox, Plane, Segment, Shape, Sphere};
 use crate::math::{Point3, Real};
 
 /// Largest pair magnitude computed directly: `2¹⁵⁰ ≈ 1.4e45`, so products of up to six
@@ -61,6 +61,29 @@ impl Scalable for Capsule {
 impl Scalable for Cylinder {
     fn scaled(&self, factor: Real) -> Self {
         Cylinder::from_axis(self.axis().scaled(factor), self.radius() * factor)
+    }
+}
+
+impl Scalable for OrientedBox {
+    fn scaled(&self, factor: Real) -> Self {
+        OrientedBox::from_finite(
+            self.center().scaled(factor),
+            *self.rotation(),
+            self.half_extents() * factor,
+        )
+    }
+}
+
+/// Any shape multiplied by `factor` about the origin (a half-space keeps its normal).
+pub(crate) fn scaled_shape(shape: &Shape, factor: Real) -> Shape {
+    match shape {
+        Shape::Point(p) => Shape::Point(p.scaled(factor)),
+        Shape::Segment(s) => Shape::Segment(s.scaled(factor)),
+        Shape::Sphere(s) => Shape::Sphere(s.scaled(factor)),
+        Shape::Capsule(c) => Shape::Capsule(c.scaled(factor)),
+        Shape::Cylinder(c) => Shape::Cylinder(c.scaled(factor)),
+        Shape::Box(b) => Shape::Box(b.scaled(factor)),
+        Shape::Plane(p) => Shape::Plane(Plane::from_finite(p.point().scaled(factor), p.normal())),
     }
 }
 

@@ -9,11 +9,14 @@
 //!   penetrating, `point_a` is the point of a deepest inside b along `normal` and `point_b` the
 //!   point of b deepest inside a, so translating b by `−distance · normal` brings them together.
 //! - Accuracy of the witnesses: to rounding for the closed forms (sphere/capsule family,
-//!   sphere–cylinder, lateral cylinder contacts). Other cylinder pairs take their witnesses
+//!   sphere–cylinder, lateral cylinder contacts, boxes against points, segments, spheres,
+//!   capsules and boxes, half-spaces against anything). Other cylinder pairs take their witnesses
 //!   from a direction found iteratively (certified Newton, GJK, or the conservative depth
 //!   search): within ~1e-6 of the pair's magnitude of their boundaries on random pairs, but
 //!   up to ~1e-4 when the contact is at a rim and the shapes differ in size by many orders
-//!   (found by fuzzing). `point_b − point_a = distance · normal` holds on every path.
+//!   (found by fuzzing). `point_b − point_a = distance · normal` holds on every path but one:
+//!   two non-parallel half-spaces overlap without bound, reported as `−f64::MAX` with both
+//!   witnesses on the line where their planes meet.
 //! - A computed distance within a rounding bound of zero (see [`CONTACT_ROUNDING`]) is reported
 //!   as exactly `0`: where floating point cannot decide, the answer is "in contact".
 

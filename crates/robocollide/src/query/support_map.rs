@@ -1,10 +1,10 @@
 //! Support maps: `support(d)` = a point of the (convex, closed) shape maximising `p · d`.
 //!
 //! Only the shapes whose pair queries need a general convex method implement this: points,
-//! segments and flat-capped cylinders. Balls and capsules are handled as these cores grown by a
+//! segments, flat-capped cylinders and boxes. Balls and capsules are handled as these cores grown by a
 //! radius (a Minkowski sum), which keeps their answers exact.
 
-use crate::geom::{Cylinder, Segment};
+use crate::geom::{Cylinder, OrientedBox, Segment};
 use crate::math::{Point3, Vector3};
 
 /// A convex shape described by its support function.
@@ -115,6 +115,45 @@ impl SupportMap for Cylinder {
             self.axis().a()
         };
         Some((centre, self.radius()))
+    }
+}
+
+impl SupportMap for OrientedBox {
+    #[inline]
+    fn support(&self, d: &Vector3) -> Point3 {
+        OrientedBox::support(self, d)
+    }
+    #[inline]
+    fn any_point(&self) -> Point3 {
+        self.center()
+    }
+    #[inline]
+    fn nearest_point(&self, p: &Point3) -> Point3 {
+        self.closest_point(p).0
+    }
+    /// A vertex, or an edge when `n` is perpendicular to exactly one box axis; `None` for a
+    /// face (perpendicular to two axes).
+    fn support_feature(&self, n: &Vector3) -> Option<Segment> {
+        let local = self.rotation().tr_mul(n);
+        let is_flat = |i: usize| local[i].abs() <= FEATURE_TOLERANCE;
+        let flat_count = (0..3).filter(|&i| is_flat(i)).count();
+        let h = self.half_extents();
+        let pick = |i: usize| if local[i] >= 0.0 { h[i] } else { -h[i] };
+        let vertex = Vector3::new(pick(0), pick(1), pick(2));
+        match flat_count {
+            0 => {
+                let p = self.to_world(&vertex);
+                Some(Segment::from_finite(p, p))
+            }
+            1 => {
+                let i = (0..3).find(|&i| is_flat(i)).unwrap_or(0);
+                let (mut lo, mut hi) = (vertex, vertex);
+                lo[i] = -h[i];
+                hi[i] = h[i];
+                Some(Segment::from_finite(self.to_world(&lo), self.to_world(&hi)))
+            }
+            _ => None,
+        }
     }
 }
 

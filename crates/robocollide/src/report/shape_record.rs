@@ -3,12 +3,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::geom::{Capsule, Cylinder, Segment, Shape, Sphere, check_point};
-use crate::math::{Point3, Real};
+use crate::geom::{Capsule, Cylinder, OrientedBox, Plane, Segment, Shape, Sphere, check_point};
+use crate::math::{Point3, Real, Vector3};
 
 /// A shape as a record. JSON: `{"point": [x, y, z]}`, `{"segment": {"a": [..], "b": [..]}}`,
 /// `{"sphere": {"center": [..], "radius": r}}`, `{"capsule": {"a": [..], "b": [..], "radius": r}}`,
-/// `{"cylinder": {"a": [..], "b": [..], "radius": r}}`.
+/// `{"cylinder": {"a": [..], "b": [..], "radius": r}}`,
+/// `{"box": {"center": [..], "half_extents": [..], "rpy": [r, p, y]}}` (`rpy`: URDF's fixed-axis
+/// roll–pitch–yaw in radians, optional; or `"rotation": [[..], [..], [..]]`, rows of the matrix
+/// whose columns are the box axes), `{"plane": {"point": [..], "normal": [..]}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum ShapeRecord {
@@ -46,6 +49,26 @@ pub enum ShapeRecord {
         /// Radius.
         radius: Real,
     },
+    /// An oriented box.
+    Box {
+        /// Centre.
+        center: [Real; 3],
+        /// Half-extents along the box's axes.
+        half_extents: [Real; 3],
+        /// URDF roll–pitch–yaw (radians); omitted: axis-aligned.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rpy: Option<[Real; 3]>,
+        /// Rotation matrix, row by row (alternative to `rpy`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rotation: Option<[[Real; 3]; 3]>,
+    },
+    /// A half-space: the solid below the plane through `point` with outward `normal`.
+    Plane {
+        /// A point of the boundary plane.
+        point: [Real; 3],
+        /// Outward normal (need not be unit).
+        normal: [Real; 3],
+    },
 }
 
 impl ShapeRecord {
@@ -63,6 +86,30 @@ impl ShapeRecord {
             }
             ShapeRecord::Cylinder { a, b, radius } => {
                 Shape::Cylinder(Cylinder::new(p(a), p(b), *radius)?)
+            }
+            ShapeRecord::Box {
+                center,
+                half_extents,
+                rpy,
+                rotation,
+            } => {
+                let h = Vector3::from(*half_extents);
+                Shape::Box(match (rpy, rotation) {
+                    (Some(_), Some(_)) => {
+                        return Err(crate::error::Error::Parse(
+                            "box: give `rpy` or `rotation`, not both".into(),
+                        ));
+                    }
+                    (_, Some(m)) => OrientedBox::new(
+                        p(center),
+                        crate::math::Matrix3::from_fn(|i, j| m[i][j]),
+                        h,
+                    )?,
+                    (rpy, None) => OrientedBox::from_rpy(p(center), rpy.unwrap_or([0.0; 3]), h)?,
+                })
+            }
+            ShapeRecord::Plane { point, normal } => {
+                Shape::Plane(Plane::new(p(point), p(normal).coords)?)
             }
         })
     }
@@ -89,6 +136,21 @@ impl ShapeRecord {
                 a: a(c.axis().a()),
                 b: a(c.axis().b()),
                 radius: c.radius(),
+            },
+            Shape::Box(x) => {
+                let m = x.rotation();
+                let rotated = *m != crate::math::Matrix3::identity();
+                ShapeRecord::Box {
+                    center: a(x.center()),
+                    half_extents: x.half_extents().into(),
+                    rpy: None,
+                    rotation: rotated
+                        .then(|| std::array::from_fn(|i| [m[(i, 0)], m[(i, 1)], m[(i, 2)]])),
+                }
+            }
+            Shape::Plane(x) => ShapeRecord::Plane {
+                point: a(x.point()),
+                normal: x.normal().into(),
             },
         }
     }

@@ -2,7 +2,7 @@
 //! parry's cylinder is centred on its local origin along +Y; we pose it on the axis midpoint.
 
 use parry3d_f64::math::{Pose, Rotation, Vector};
-use parry3d_f64::shape::{Ball, Capsule, Cylinder, Segment, SharedShape};
+use parry3d_f64::shape::{Ball, Capsule, Cuboid, Cylinder, HalfSpace, Segment, SharedShape};
 use robocollide::geom::Shape;
 use robocollide::math::Point3;
 
@@ -37,6 +37,23 @@ pub fn to_parry(shape: &Shape) -> (Pose, SharedShape) {
             (
                 pose,
                 SharedShape::new(Cylinder::new(c.axis().length() / 2.0, c.radius())),
+            )
+        }
+        Shape::Box(b) => {
+            let m = b.rotation();
+            let q = nalgebra::UnitQuaternion::from_matrix(m);
+            let rotation = Rotation::from_xyzw(q.i, q.j, q.k, q.w);
+            let h = b.half_extents();
+            (
+                Pose::from_parts(v(b.center()), rotation),
+                SharedShape::new(Cuboid::new(Vector::new(h.x, h.y, h.z))),
+            )
+        }
+        Shape::Plane(p) => {
+            let n = p.normal();
+            (
+                Pose::from_translation(v(p.point())),
+                SharedShape::new(HalfSpace::new(Vector::new(n.x, n.y, n.z))),
             )
         }
     }

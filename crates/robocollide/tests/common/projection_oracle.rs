@@ -4,7 +4,7 @@
 //! Each iterate is a genuine pair of points, so the value is an upper bound that decreases to
 //! the true distance. It knows nothing of robocollide's kernels.
 
-use robocollide::geom::{Capsule, Cylinder, Shape, Sphere};
+use robocollide::geom::{Capsule, Cylinder, OrientedBox, Shape, Sphere};
 use robocollide::query::Separation;
 
 use super::generators::{P, add, dot, norm, scale, sub};
@@ -18,6 +18,25 @@ pub enum Solid {
     Capsule(P, P, f64),
     /// Axis a, axis b, radius; flat caps.
     Cylinder(P, P, f64),
+    /// Centre, the three unit axes, half-extents.
+    Box(P, [P; 3], P),
+}
+
+/// `p` in a box's frame.
+fn box_local(p: P, c: P, axes: &[P; 3]) -> P {
+    let rel = sub(p, c);
+    [dot(rel, axes[0]), dot(rel, axes[1]), dot(rel, axes[2])]
+}
+
+/// A box-frame point in the world.
+fn box_world(l: P, c: P, axes: &[P; 3]) -> P {
+    add(
+        c,
+        add(
+            add(scale(axes[0], l[0]), scale(axes[1], l[1])),
+            scale(axes[2], l[2]),
+        ),
+    )
 }
 
 fn project_segment(p: P, a: P, b: P) -> P {
@@ -72,6 +91,10 @@ impl Solid {
                 };
                 add(add(a, scale(u, h.clamp(0.0, len))), radial)
             }
+            Solid::Box(c, axes, h) => {
+                let l = box_local(p, c, &axes);
+                box_world(std::array::from_fn(|i| l[i].clamp(-h[i], h[i])), c, &axes)
+            }
         }
     }
 
@@ -79,6 +102,23 @@ impl Solid {
     pub fn samples(&self, n: usize) -> Vec<P> {
         let mut out = Vec::new();
         match *self {
+            Solid::Box(c, axes, h) => {
+                // A grid on each face.
+                for axis in 0..3 {
+                    for side in [-1.0, 1.0] {
+                        for i in 0..=n {
+                            for j in 0..=n {
+                                let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+                                let mut l = [0.0; 3];
+                                l[axis] = side * h[axis];
+                                l[u] = h[u] * (2.0 * i as f64 / n as f64 - 1.0);
+                                l[v] = h[v] * (2.0 * j as f64 / n as f64 - 1.0);
+                                out.push(box_world(l, c, &axes));
+                            }
+                        }
+                    }
+                }
+            }
             Solid::Ball(c, r) => {
                 for i in 0..n * n {
                     let z = 1.0 - 2.0 * (i as f64 + 0.5) / (n * n) as f64;
@@ -172,6 +212,12 @@ impl Solid {
             Shape::Sphere(s) => Solid::Ball(p(s.center()), s.radius()),
             Shape::Capsule(c) => Solid::Capsule(p(c.axis().a()), p(c.axis().b()), c.radius()),
             Shape::Cylinder(c) => Solid::Cylinder(p(c.axis().a()), p(c.axis().b()), c.radius()),
+            Shape::Box(b) => Solid::Box(
+                p(b.center()),
+                std::array::from_fn(|i| b.axis(i).into()),
+                b.half_extents().into(),
+            ),
+            Shape::Plane(_) => panic!("a half-space is not a bounded solid"),
         }
     }
 
@@ -181,6 +227,13 @@ impl Solid {
             Solid::Ball(c, r) => Sphere::new(c.into(), r).unwrap().into(),
             Solid::Capsule(a, b, r) => Capsule::new(a.into(), b.into(), r).unwrap().into(),
             Solid::Cylinder(a, b, r) => Cylinder::new(a.into(), b.into(), r).unwrap().into(),
+            Solid::Box(c, axes, h) => OrientedBox::new(
+                c.into(),
+                robocollide::math::Matrix3::from_fn(|i, j| axes[j][i]),
+                h.into(),
+            )
+            .unwrap()
+            .into(),
         }
     }
 
@@ -190,6 +243,7 @@ impl Solid {
         match *self {
             Solid::Ball(c, r) => m(c) + r,
             Solid::Capsule(a, b, r) | Solid::Cylinder(a, b, r) => m(a).max(m(b)) + r,
+            Solid::Box(c, _, h) => m(c) + norm(h),
         }
     }
 
@@ -203,6 +257,9 @@ impl Solid {
                 let u = axis_unit(a, b);
                 let along = dot(d, u);
                 dot(a, d).max(dot(b, d)) + r * norm(sub(d, scale(u, along)))
+            }
+            Solid::Box(c, axes, h) => {
+                dot(c, d) + (0..3).map(|i| h[i] * dot(axes[i], d).abs()).sum::<f64>()
             }
         }
     }

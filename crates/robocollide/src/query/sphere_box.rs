@@ -1,0 +1,115 @@
+//! Sphere–box: exact in every case.
+//!
+//! In the box's frame the closest point of the solid box to the centre is the centre clamped
+//! to `[−h, h]` on each axis. Inside (boundary included), the box is the intersection of three
+//! slabs, so the centre leaves it through the nearest face, `h_i − |l_i|` away: the depth is
+//! exact. A flat box (`h_i = 0`) is left through its own plane at depth 0.
+
+use super::Separation;
+use crate::geom::{OrientedBox, Sphere};
+use crate::math::{Point3, Real, Vector3};
+
+/// Signed distance from a sphere (a) to a box (b).
+pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
+    let magnitude = (a.center().coords.amax() + a.radius()).max(b.magnitude());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, sphere_box);
+    }
+    point_box(&a.center(), b, magnitude)
+        .inflated(a.radius(), 0.0)
+        .with_contact_rounding(magnitude)
+}
+
+/// The outward face normal (box frame) of the face nearest to the local point `l`, and how
+/// far inside that face `l` lies (negative outside): the face of least `h_i − |l_i|`.
+#[inline]
+pub(crate) fn nearest_face(l: &Vector3, h: &Vector3) -> (Vector3, Real) {
+    let mut best = (Vector3::zeros(), Real::INFINITY);
+    for i in 0..3 {
+        let depth = h[i] - l[i].abs();
+        if depth < best.1 {
+            let mut out = Vector3::zeros();
+            out[i] = if l[i] < 0.0 { -1.0 } else { 1.0 };
+            best = (out, depth);
+        }
+    }
+    best
+}
+
+/// Signed distance from a point (a) to a box (b); negative inside. `magnitude` is the pair's
+/// scale (for the normal of a point within rounding of the boundary).
+pub(crate) fn point_box(p: &Point3, b: &OrientedBox, magnitude: Real) -> Separation {
+    let l = b.to_local(p);
+    let h = b.half_extents();
+    let clamped = Vector3::new(
+        l.x.clamp(-h.x, h.x),
+        l.y.clamp(-h.y, h.y),
+        l.z.clamp(-h.z, h.z),
+    );
+    if clamped != l {
+        // Outside: the excess vector is exact in the box frame.
+        let excess = clamped - l;
+        let outside = Separation::between_points(
+            Point3::origin(),
+            Point3::from(excess),
+            magnitude,
+            |_, _| -nearest_face(&l, &h).0,
+        );
+        return Separation {
+            distance: outside.distance,
+            point_a: *p,
+            point_b: b.to_world(&clamped),
+            normal: b.direction_to_world(&outside.normal),
+        };
+    }
+    let (out, depth) = nearest_face(&l, &h);
+    let depth = depth.max(0.0);
+    let world_out = b.direction_to_world(&out);
+    Separation {
+        distance: -depth,
+        point_a: *p,
+        point_b: p + world_out * depth,
+        normal: -world_out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box() -> OrientedBox {
+        OrientedBox::axis_aligned(Point3::origin(), Vector3::new(1.0, 2.0, 3.0)).unwrap()
+    }
+
+    #[test]
+    fn outside_face_edge_vertex() {
+        let s = |c: [f64; 3], r: f64| Sphere::new(c.into(), r).unwrap();
+        let r = sphere_box(&s([3.0, 0.0, 0.0], 0.5), &unit_box());
+        assert_eq!((r.distance, r.normal), (1.5, -Vector3::x()));
+        assert_eq!(r.point_b, Point3::new(1.0, 0.0, 0.0));
+        // Vertex (1, 2, 3) to (4, 6, 3): 5.
+        let r = sphere_box(&s([4.0, 6.0, 3.0], 1.0), &unit_box());
+        assert_eq!(r.distance, 4.0);
+        assert_eq!(r.point_b, Point3::new(1.0, 2.0, 3.0));
+        assert_eq!(
+            sphere_box(&s([0.0, 2.5, 0.0], 0.5), &unit_box()).distance,
+            0.0
+        );
+    }
+
+    #[test]
+    fn inside_exits_through_nearest_face() {
+        let s = |c: [f64; 3], r: f64| Sphere::new(c.into(), r).unwrap();
+        let r = sphere_box(&s([0.0, 1.5, 0.0], 0.25), &unit_box());
+        assert_eq!(r.distance, -0.75);
+        assert_eq!(r.normal, -Vector3::y());
+        assert_eq!(r.point_b, Point3::new(0.0, 2.0, 0.0));
+        assert_eq!(r.point_a, Point3::new(0.0, 1.25, 0.0));
+        // A flat box: the centre on it is in contact at depth 0.
+        let flat =
+            OrientedBox::axis_aligned(Point3::origin(), Vector3::new(1.0, 1.0, 0.0)).unwrap();
+        let r = sphere_box(&s([0.5, 0.5, 0.0], 0.0), &flat);
+        assert_eq!(r.distance, 0.0);
+        assert_eq!(r.normal.z.abs(), 1.0);
+    }
+}
