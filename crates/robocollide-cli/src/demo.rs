@@ -66,6 +66,11 @@ pub fn embedded_cell() -> Result<Cell> {
                 .map_err(|e| robocollide::Error::Parse(e.to_string()))?;
             parse_robot(text, path, request.level)
         },
+        &|scene| {
+            Err(robocollide::Error::Parse(format!(
+                "the embedded demo cell has no scene file ({scene})"
+            )))
+        },
     )?)
 }
 

@@ -17,6 +17,8 @@ const SHAPE_HELP: &str = "A shape, in metres, quoted as one argument:
   sphere   CX,CY,CZ RADIUS
   capsule  AX,AY,AZ BX,BY,BZ RADIUS      (sphere swept along a-b)
   cylinder AX,AY,AZ BX,BY,BZ RADIUS      (flat caps at a and b)
+  box      CX,CY,CZ HX,HY,HZ [R,P,Y]     (centre, half-extents, optional URDF roll-pitch-yaw, rad)
+  plane    PX,PY,PZ NX,NY,NZ             (half-space below the plane: point, outward normal)
 No spaces inside a point. Example: 'capsule 0,0,0 1,0,0 0.1'";
 
 const AFTER_HELP: &str = "Output: signed distance (> 0 apart, 0 touching, < 0 penetrating), \
@@ -25,7 +27,9 @@ the witness point on each shape and the unit normal from a to b.
 Batch mode (--batch FILE, or - for stdin) reads JSON Lines, one pair per line:
   {\"a\": {\"capsule\": {\"a\": [0,0,0], \"b\": [1,0,0], \"radius\": 0.1}}, \"b\": {\"sphere\": {\"center\": [0.5,0.5,0], \"radius\": 0.2}}}
 Shapes: {\"point\": [x,y,z]}, {\"segment\": {a, b}}, {\"sphere\": {center, radius}},
-{\"capsule\": {a, b, radius}}, {\"cylinder\": {a, b, radius}}.
+{\"capsule\": {a, b, radius}}, {\"cylinder\": {a, b, radius}},
+{\"box\": {\"center\": [x,y,z], \"half_extents\": [hx,hy,hz], \"rpy\": [r,p,y]}} (rpy optional, radians),
+{\"plane\": {\"point\": [x,y,z], \"normal\": [nx,ny,nz]}} (the solid is below the plane).
 It writes one line per input line, in order:
   {\"distance\": d, \"point_a\": [...], \"point_b\": [...], \"normal\": [...]}
 or, for a bad line, {\"line\": n, \"error\": \"...\"} and carries on.
@@ -34,6 +38,8 @@ Exit status: 0 when every line was good, 1 when any line was bad, 2 on other err
 Examples:
   robocollide distance --a 'capsule 0,0,0 1,0,0 0.1' --b 'sphere 0.5,0.5,0 0.2'
   robocollide distance --a 'cylinder 0,0,0 0,0,1 0.5' --b 'point 2,0,0.5' --json
+  robocollide distance --a 'box 0,0,0.4 0.6,0.4,0.4 0,0,0.3' --b 'capsule 1,0,0.2 1,0,1 0.1'
+  robocollide distance --a 'plane 0,0,0 0,0,1' --b 'sphere 0.2,0,0.05 0.1'
   robocollide distance --batch pairs.jsonl > answers.jsonl";
 
 /// Arguments of `robocollide distance`.

@@ -48,6 +48,7 @@ fn cell() -> Cell {
         threshold: 0.0,
         units: Default::default(),
         trajectory: None,
+        allowed: Vec::new(),
     }
 }
 

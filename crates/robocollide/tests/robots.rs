@@ -218,6 +218,7 @@ fn fast_pair_search_agrees_with_the_full_queries() {
         threshold: 0.0,
         units: Default::default(),
         trajectory: None,
+        allowed: Vec::new(),
     };
     let mut checker = CellChecker::new(&cell, true);
     let mut rng = common::rng(0x51de);

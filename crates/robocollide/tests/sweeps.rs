@@ -228,6 +228,7 @@ capsule_radii = [0.05, 0.05, 0.05]
             threshold: 0.0,
             units: Default::default(),
             trajectory: None,
+            allowed: Vec::new(),
         };
         let mut checker = CellChecker::new(&cell, true);
         let report = checker.check(&folded, 0.0).unwrap();

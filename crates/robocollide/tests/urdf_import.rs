@@ -311,8 +311,8 @@ fn bad_urdf_files_get_errors_naming_file_element_and_attribute() {
             "joint `left_elbow`: planar joints are not supported",
         ),
         (
-            replace(r#"<sphere radius="0.2"/>"#, r#"<box size="1 1 1"/>"#),
-            "link `torso`: collision 0: box collision geometry is not supported yet",
+            replace(r#"<sphere radius="0.2"/>"#, r#"<box size="1 -1 1"/>"#),
+            "link `torso`: collision 0: box size y must be a finite number >= 0, got -1",
         ),
         (
             replace(

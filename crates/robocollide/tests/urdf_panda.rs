@@ -38,6 +38,7 @@ fn cell_of(model: RobotModel) -> Cell {
         threshold: 0.0,
         units: Units::default(),
         trajectory: None,
+        allowed: Vec::new(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! [`CellChecker`]: poses every robot of a cell and checks all body pairs — robot–robot (every
-//! body of one robot against every body of another) and self-collision (each model's
-//! [`SelfPairs`](crate::robot::SelfPairs)).
+//! body of one robot against every body of another), robot–world (the world's obstacles are
+//! the bodies of a robot without joints, `W`) and self-collision (each model's
+//! [`SelfPairs`](crate::robot::SelfPairs)), minus the pairs the cell allows to touch
+//! ([`Cell::allowed`](crate::robot::Cell)).
 //!
 //! The minimum search is distance-only with a bounding-sphere lower bound to skip pairs that
 //! cannot beat the current best; witness points are computed only for reported pairs.
@@ -72,6 +74,15 @@ impl<'a> CellChecker<'a> {
                 }
             }
         }
+        // Pairs the cell allows to touch (a robot on its table, `[[allowed]]` entries).
+        if !cell.allowed.is_empty() {
+            pairs.retain(|p| {
+                !cell
+                    .allowed
+                    .iter()
+                    .any(|a| a.allows((p.robot_a, p.body_a), (p.robot_b, p.body_b)))
+            });
+        }
         let pose = CellPose::new(cell);
         let kinds: Vec<CoreKind> = cell
             .robots
@@ -80,7 +91,9 @@ impl<'a> CellChecker<'a> {
                 r.model.bodies.iter().map(|b| match b.shape {
                     BodyShape::Sphere { .. } => CoreKind::Point,
                     BodyShape::Capsule { .. } => CoreKind::Segment,
-                    BodyShape::Cylinder { .. } => CoreKind::Cylinder,
+                    BodyShape::Cylinder { .. }
+                    | BodyShape::Box { .. }
+                    | BodyShape::Plane { .. } => CoreKind::General,
                 })
             })
             .collect();
@@ -117,6 +130,7 @@ impl<'a> CellChecker<'a> {
                         (Some(level), _) => level.name().to_owned(),
                         (None, crate::robot::ModelFormat::Urdf) => "urdf".into(),
                         (None, crate::robot::ModelFormat::Toml) => "custom".into(),
+                        (None, crate::robot::ModelFormat::Obstacles) => "obstacles".into(),
                     },
                     bodies: model.bodies.len(),
                     self_pairs: self
@@ -250,13 +264,13 @@ impl<'a> CellChecker<'a> {
 
     /// World shape of body `b` of robot `r` at the last posed configuration.
     pub fn shape(&self, r: usize, b: usize) -> Shape {
-        self.pose.cores()[self.pose.flat_body(r, b)].shape()
+        self.pose.shape(self.pose.flat_body(r, b))
     }
 
     /// Separation of pair `k` at the last posed configuration.
     pub fn separation(&self, k: usize) -> Separation {
         let (a, b) = self.flat_pairs[k];
-        shape_shape(&self.pose.cores()[a].shape(), &self.pose.cores()[b].shape())
+        shape_shape(&self.pose.shape(a), &self.pose.shape(b))
     }
 
     /// Signed distance of pair `k` at the last posed configuration (no witnesses; same value
@@ -265,8 +279,8 @@ impl<'a> CellChecker<'a> {
     pub fn distance(&self, k: usize) -> Real {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (&self.pose.cores()[a], &self.pose.cores()[b]);
-        if x.cylinder || y.cylinder {
-            return shape_shape(&x.shape(), &y.shape()).distance;
+        if x.general || y.general {
+            return shape_shape(&self.pose.shape(a), &self.pose.shape(b)).distance;
         }
         let d = x.core_distance_squared(y).sqrt() - (x.radius + y.radius);
         if d > 0.0
@@ -301,7 +315,7 @@ impl<'a> CellChecker<'a> {
     fn rounded(&self, mut best: Closest) -> Closest {
         let c = self.pose.cores();
         let (a, b) = self.flat_pairs[best.pair];
-        if best.distance > 0.0 && !(c[a].cylinder || c[b].cylinder) {
+        if best.distance > 0.0 && !(c[a].general || c[b].general) {
             let magnitude = c[a].magnitude().max(c[b].magnitude());
             if best.distance <= crate::query::separation::CONTACT_ROUNDING * magnitude {
                 best.distance = 0.0;

@@ -1,6 +1,8 @@
 //! [`Core`]: a posed body reduced to what the minimum-distance search needs — its core
 //! segment (a point for a sphere), radius and bounding sphere — and the length terms that can
-//! be computed once per model.
+//! be computed once per model. Cylinders, boxes and half-spaces are *general* cores: the
+//! search measures them with the full pair query on their posed shape
+//! ([`CellPose::shape`](super::CellPose)), and the core keeps only their bounding sphere.
 
 use crate::geom::{Capsule, Segment, Shape, Sphere};
 use crate::math::{Point3, Real, Vector3};
@@ -8,7 +10,8 @@ use crate::query::segment_segment::{Reciprocal, closest_parameters_by};
 use crate::robot::{Body, BodyShape, RobotModel};
 
 /// A posed body reduced to what the distance search needs: its core segment (a point has
-/// `dd = 0`), radius and bounding sphere. Cylinders are flagged and use the full query.
+/// `dd = 0`), radius and bounding sphere. Cylinders, boxes and half-spaces are flagged
+/// `general` and use the full query.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Core {
     pub(super) start: Point3,
@@ -20,7 +23,10 @@ pub(super) struct Core {
     pub(super) radius: Real,
     /// `|direction| / 2` (bounding-sphere radius of the core).
     pub(super) half_length: Real,
-    pub(super) cylinder: bool,
+    /// Measured by the full pair query on the posed shape (cylinders, boxes, half-spaces).
+    pub(super) general: bool,
+    /// Radius of the bounding sphere about the core's midpoint (infinite for a half-space).
+    pub(super) bound: Real,
 }
 
 /// The length terms of a core segment: `|d|²`, its reciprocal (0 for a point) and `|d|/2`.
@@ -50,7 +56,9 @@ const INVARIANT_LENGTH: Real = 1e-13;
 /// a revolute link are a fixed distance apart).
 pub(super) fn invariant_length(model: &RobotModel, body: &Body) -> Option<CoreLength> {
     let (a, b) = match &body.shape {
-        BodyShape::Sphere { .. } => return None,
+        BodyShape::Sphere { .. } | BodyShape::Box { .. } | BodyShape::Plane { .. } => {
+            return None;
+        }
         BodyShape::Capsule { a, b, .. } | BodyShape::Cylinder { a, b, .. } => (a, b),
     };
     if a.frame == b.frame {
@@ -98,7 +106,13 @@ impl Core {
             inv_dd,
             radius,
             half_length,
-            cylinder,
+            general: cylinder,
+            // A cylinder's half-length and radius are the legs of its bounding half-diagonal.
+            bound: if cylinder {
+                half_length.hypot(radius)
+            } else {
+                half_length + radius
+            },
         }
     }
 
@@ -121,26 +135,32 @@ impl Core {
             inv_dd: 0.0,
             radius,
             half_length: 0.0,
-            cylinder: false,
+            general: false,
+            bound: radius,
         }
     }
 
-    /// Bounding sphere `(centre, radius)`; a cylinder's half-length and radius are the legs of
-    /// its bounding half-diagonal.
-    pub(super) fn bounding_sphere(&self) -> (Point3, Real) {
-        let half = self.half_length;
-        let bound = if self.cylinder {
-            half.hypot(self.radius)
-        } else {
-            half + self.radius
-        };
-        (self.start + self.direction * 0.5, bound)
+    /// The core of a box or half-space: its centre (or boundary point), the radius counted in
+    /// its magnitude (a box's half-diagonal, 0 for a half-space) and its bounding radius.
+    #[inline]
+    pub(super) fn solid(center: Point3, radius: Real, bound: Real) -> Self {
+        Self {
+            general: true,
+            bound,
+            ..Self::point(center, radius)
+        }
     }
 
-    /// The world shape (built only when a report needs it).
+    /// Bounding sphere `(centre, radius)`.
+    pub(super) fn bounding_sphere(&self) -> (Point3, Real) {
+        (self.start + self.direction * 0.5, self.bound)
+    }
+
+    /// The world shape of a sphere, capsule or cylinder core (built only when a report needs
+    /// it; boxes and half-spaces are kept whole by [`CellPose`](super::CellPose)).
     pub(super) fn shape(&self) -> Shape {
         let end = self.start + self.direction;
-        if self.cylinder {
+        if self.general {
             if let Ok(c) = crate::geom::Cylinder::new(self.start, end, self.radius) {
                 return Shape::Cylinder(c);
             }

@@ -9,7 +9,8 @@
 //! `s ∈ [0, 1]` (Schwarzer, Saha & Latombe, *Adaptive dynamic collision checking for single
 //! and multiple articulated robots in complex environments*, IEEE T-RO 21(3), 2005). A capsule
 //! or cylinder point is a convex combination of its anchors, so the body's bound is the
-//! largest of its anchors' bounds.
+//! largest of its anchors' bounds; a box's points are within its half-diagonal of its
+//! anchored centre, which is added to `|p|`.
 //!
 //! Two bodies of one robot move *relative to each other* only by the joints beyond the lowest
 //! frame `m` either is anchored to: joints `1..=m` move both rigidly, which leaves their
@@ -82,8 +83,14 @@ impl RobotBound {
                 .bodies
                 .iter()
                 .map(|b| {
+                    // A box's points lie within its half-diagonal of its centre. (Half-spaces
+                    // exist only on the world, which never moves: they add nothing.)
+                    let extent = match b.shape {
+                        crate::robot::BodyShape::Box { half_extents, .. } => half_extents.norm(),
+                        _ => 0.0,
+                    };
                     b.anchors()
-                        .map(|a| (tree.path_to(a.frame), a.at.coords.norm()))
+                        .map(|a| (tree.path_to(a.frame), a.at.coords.norm() + extent))
                         .collect()
                 })
                 .collect(),

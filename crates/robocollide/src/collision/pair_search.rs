@@ -31,7 +31,8 @@ pub struct Closest {
 pub(super) enum CoreKind {
     Point,
     Segment,
-    Cylinder,
+    /// A cylinder, box or half-space.
+    General,
 }
 
 /// `(flat body, member index)` of the bodies of one group in a block.
@@ -51,7 +52,7 @@ struct Block {
     point_point: Range<usize>,
     point_segment: Range<usize>,
     segment_segment: Range<usize>,
-    with_cylinder: Range<usize>,
+    with_general: Range<usize>,
 }
 
 /// Pair lists sorted for the search; see the module docs.
@@ -62,7 +63,7 @@ pub(super) struct PairSearch {
     point_point: Vec<(usize, usize, usize)>,
     point_segment: Vec<(usize, usize, usize)>,
     segment_segment: Vec<(usize, usize, usize)>,
-    with_cylinder: Vec<(usize, usize, usize)>,
+    with_general: Vec<(usize, usize, usize)>,
     blocks: Vec<Block>,
 }
 
@@ -79,7 +80,7 @@ impl PairSearch {
             point_point: Vec::new(),
             point_segment: Vec::new(),
             segment_segment: Vec::new(),
-            with_cylinder: Vec::new(),
+            with_general: Vec::new(),
             blocks: Vec::new(),
         };
         let mut start = 0;
@@ -94,7 +95,7 @@ impl PairSearch {
                 search.point_point.len(),
                 search.point_segment.len(),
                 search.segment_segment.len(),
-                search.with_cylinder.len(),
+                search.with_general.len(),
             ];
             for &k in &order[start..end] {
                 let (mut a, mut b) = pairs[k];
@@ -109,7 +110,7 @@ impl PairSearch {
                     (CoreKind::Segment, CoreKind::Segment) => {
                         search.segment_segment.push((a, b, k))
                     }
-                    _ => search.with_cylinder.push((a, b, k)),
+                    _ => search.with_general.push((a, b, k)),
                 }
             }
             let members = |side: usize| -> Members {
@@ -144,7 +145,7 @@ impl PairSearch {
                 point_point: lengths[0]..search.point_point.len(),
                 point_segment: lengths[1]..search.point_segment.len(),
                 segment_segment: lengths[2]..search.segment_segment.len(),
-                with_cylinder: lengths[3]..search.with_cylinder.len(),
+                with_general: lengths[3]..search.with_general.len(),
             });
             start = end;
         }
@@ -299,13 +300,13 @@ impl PairSearch {
             }
             offer_squared(best, x.core_distance_squared(y), radii, k);
         }
-        for &(a, b, k) in &self.with_cylinder[block.with_cylinder.clone()] {
+        for &(a, b, k) in &self.with_general[block.with_general.clone()] {
             let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
             let reach = best.distance + ra + rb;
             if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
-            let d = shape_shape(&c[a].shape(), &c[b].shape()).distance;
+            let d = shape_shape(&pose.shape(a), &pose.shape(b)).distance;
             if d < best.distance {
                 *best = Closest {
                     distance: d,

@@ -7,9 +7,10 @@
 //! six-joint arm). Anchors at a link's origin (most of seed 000's) need no rotation.
 
 use super::core::{Core, CoreLength, invariant_length};
+use crate::geom::Shape;
 use crate::kinematics::Frame;
 use crate::math::{Point3, Real};
-use crate::robot::{Anchor, BodyShape, Cell};
+use crate::robot::{Anchor, Body, BodyShape, Cell};
 
 /// Link frames and body cores of every robot of a cell at the last posed configuration.
 #[derive(Debug, Clone)]
@@ -24,6 +25,11 @@ pub struct CellPose {
     /// Per body (flat), its core's length terms when they do not depend on the joints.
     fixed_lengths: Vec<Option<CoreLength>>,
     cores: Vec<Core>,
+    /// Per body (flat), the posed box or half-space (`None` for the other kinds, which their
+    /// core describes).
+    solids: Vec<Option<Shape>>,
+    /// Robots without joints (static scenes, the world's obstacles): posed once, at creation.
+    fixed: Vec<bool>,
     /// Culling groups (see [`CellPose::group_of`]) and their world bounding spheres.
     groups: Vec<Group>,
     group_spheres: Vec<(Point3, Real)>,
@@ -71,7 +77,9 @@ impl CellPose {
                     .unwrap_or(0)
             })
             .collect();
-        Self {
+        let mut pose = Self {
+            solids: vec![None; first_body[first_body.len() - 1]],
+            fixed: cell.robots.iter().map(|r| r.model.dof() == 0).collect(),
             frames: cell
                 .robots
                 .iter()
@@ -101,63 +109,98 @@ impl CellPose {
             group_spheres,
             body_group,
             body_member,
+        };
+        for r in 0..cell.robots.len() {
+            if pose.fixed[r] {
+                pose.pose_robot(cell, r, &[]);
+            }
         }
+        pose.place_groups(true);
+        pose
     }
 
     /// Poses every robot of `cell` (the cell this pose was built for) at `q`; `q` is not
     /// validated (see [`CellChecker::validate`](super::CellChecker::validate)).
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
-        for (r, robot) in cell.robots.iter().enumerate() {
-            let qr = &q[self.offsets[r]..self.offsets[r + 1]];
-            let frames = &mut self.frames[r];
-            robot.model.forward_kinematics().forward_prefix_into(
-                qr,
-                self.joints_needed[r],
-                frames,
-                &mut self.scratch,
-            );
-            let frames = &*frames;
-            let world = |anchor: &Anchor| {
-                let frame = &frames[anchor.frame];
-                if anchor.at == Point3::origin() {
-                    Point3::from(frame.origin)
-                } else {
-                    frame.apply(&anchor.at)
-                }
-            };
-            let first = self.first_body[r];
-            let lengths = &self.fixed_lengths[first..];
-            for ((body, length), core) in robot
-                .model
-                .bodies
-                .iter()
-                .zip(lengths)
-                .zip(&mut self.cores[first..])
-            {
-                match &body.shape {
-                    BodyShape::Sphere { center, .. } => core.start = world(center),
-                    BodyShape::Capsule { a, b, radius } => {
-                        *core = Core::new(world(a), world(b), *radius, false, *length);
-                    }
-                    BodyShape::Cylinder { a, b, radius } => {
-                        *core = Core::new(world(a), world(b), *radius, true, *length);
-                    }
-                }
+        for r in 0..cell.robots.len() {
+            if !self.fixed[r] {
+                let qr = &q[self.offsets[r]..self.offsets[r + 1]];
+                self.pose_robot(cell, r, qr);
             }
         }
+        self.place_groups(false);
+    }
+
+    /// World bounding spheres of the culling groups (of the fixed robots too, if `all`).
+    fn place_groups(&mut self, all: bool) {
         for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
             if let Some(link) = group.link {
-                let frame = &self.frames[group.robot][link];
-                *sphere = (frame.apply(&group.center), group.radius);
+                if all || !self.fixed[group.robot] {
+                    let frame = &self.frames[group.robot][link];
+                    *sphere = (frame.apply(&group.center), group.radius);
+                }
             }
         }
+    }
+
+    /// Poses robot `r` at its values `qr`: link frames, then its bodies' cores and solids.
+    fn pose_robot(&mut self, cell: &Cell, r: usize, qr: &[Real]) {
+        let robot = &cell.robots[r];
+        let frames = &mut self.frames[r];
+        robot.model.forward_kinematics().forward_prefix_into(
+            qr,
+            self.joints_needed[r],
+            frames,
+            &mut self.scratch,
+        );
+        let frames = &*frames;
+        let world = |anchor: &Anchor| {
+            let frame = &frames[anchor.frame];
+            if anchor.at == Point3::origin() {
+                Point3::from(frame.origin)
+            } else {
+                frame.apply(&anchor.at)
+            }
+        };
+        let first = self.first_body[r];
+        let lengths = &self.fixed_lengths[first..];
+        for (((body, length), core), solid) in robot
+            .model
+            .bodies
+            .iter()
+            .zip(lengths)
+            .zip(&mut self.cores[first..])
+            .zip(&mut self.solids[first..])
+        {
+            match &body.shape {
+                BodyShape::Sphere { center, .. } => core.start = world(center),
+                BodyShape::Capsule { a, b, radius } => {
+                    *core = Core::new(world(a), world(b), *radius, false, *length);
+                }
+                BodyShape::Cylinder { a, b, radius } => {
+                    *core = Core::new(world(a), world(b), *radius, true, *length);
+                }
+                BodyShape::Box { center, .. } | BodyShape::Plane { point: center, .. } => {
+                    let shape = body.world_shape(frames);
+                    let reach = body.reach();
+                    let radius = if reach.is_finite() { reach } else { 0.0 };
+                    *core = Core::solid(world(center), radius, reach);
+                    *solid = Some(shape);
+                }
+            }
+        }
+    }
+
+    /// World shape of flat body `b` at the last posed configuration.
+    pub(super) fn shape(&self, b: usize) -> Shape {
+        self.solids[b].unwrap_or_else(|| self.cores[b].shape())
     }
 
     /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
     pub(super) fn magnitude(&self) -> Real {
         let mut magnitude: Real = 0.0;
         for (sphere, group) in self.group_spheres.iter().zip(&self.groups) {
-            if group.link.is_some() {
+            if group.link.is_some() && group.radius.is_finite() {
                 magnitude = magnitude.max(sphere.0.coords.amax() + sphere.1);
             } else {
                 let (first, end) = (
@@ -233,13 +276,52 @@ struct Group {
     radius: Real,
 }
 
+/// A bounding sphere (centre, radius in the link's frame) of bodies on one link.
+fn bounding_sphere(members: &[&Body]) -> (Point3, Real) {
+    let points: Vec<Point3> = members
+        .iter()
+        .flat_map(|b| b.anchors().map(|a| a.at))
+        .collect();
+    let center = Point3::from(
+        points
+            .iter()
+            .map(|p| p.coords)
+            .sum::<crate::math::Vector3>()
+            / points.len() as Real,
+    );
+    // Every body point lies within |anchor − centre| + reach (a capsule or cylinder lies
+    // within its end spheres' hull; a cylinder's rim within |end| + r; a box within its
+    // half-diagonal of its centre).
+    let radius = members
+        .iter()
+        .flat_map(|b| b.anchors().map(move |a| (a.at - center).norm() + b.reach()))
+        .fold(0.0, Real::max)
+        * (1.0 + 1e-9);
+    (center, radius)
+}
+
 /// One group per link with bodies, for robots whose every body lies on one link; otherwise
-/// one never-culled group for the robot. Returns the groups and each flat body's group.
+/// one never-culled group for the robot. A robot without joints (the world's obstacles, a
+/// static scene) gets one group per body: its bodies are spread over the cell, and one
+/// sphere around them all would cull nothing. Returns the groups and each flat body's group.
 fn culling_groups(cell: &Cell) -> (Vec<Group>, Vec<usize>) {
     let (mut groups, mut body_group) = (Vec::new(), Vec::new());
     for (r, robot) in cell.robots.iter().enumerate() {
         let bodies = &robot.model.bodies;
-        let single_link = |b: &crate::robot::Body| b.anchors().all(|a| a.frame == b.link);
+        let single_link = |b: &Body| b.anchors().all(|a| a.frame == b.link);
+        if robot.model.dof() == 0 && bodies.iter().all(single_link) {
+            for b in bodies {
+                let (center, radius) = bounding_sphere(&[b]);
+                body_group.push(groups.len());
+                groups.push(Group {
+                    robot: r,
+                    link: Some(b.link),
+                    center,
+                    radius,
+                });
+            }
+            continue;
+        }
         if !bodies.iter().all(single_link) {
             groups.push(Group {
                 robot: r,
@@ -255,29 +337,8 @@ fn culling_groups(cell: &Cell) -> (Vec<Group>, Vec<usize>) {
         links.sort_unstable();
         links.dedup();
         for &link in &links {
-            let members: Vec<&crate::robot::Body> =
-                bodies.iter().filter(|b| b.link == link).collect();
-            let points: Vec<Point3> = members
-                .iter()
-                .flat_map(|b| b.anchors().map(|a| a.at))
-                .collect();
-            let center = Point3::from(
-                points
-                    .iter()
-                    .map(|p| p.coords)
-                    .sum::<crate::math::Vector3>()
-                    / points.len() as Real,
-            );
-            // Every body point lies within |anchor − centre| + radius (a capsule or cylinder
-            // lies within its end spheres' hull; a cylinder's rim within |end| + r).
-            let radius = members
-                .iter()
-                .flat_map(|b| {
-                    b.anchors()
-                        .map(move |a| (a.at - center).norm() + b.radius())
-                })
-                .fold(0.0, Real::max)
-                * (1.0 + 1e-9);
+            let members: Vec<&Body> = bodies.iter().filter(|b| b.link == link).collect();
+            let (center, radius) = bounding_sphere(&members);
             groups.push(Group {
                 robot: r,
                 link: Some(link),

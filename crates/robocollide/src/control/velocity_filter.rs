@@ -192,6 +192,10 @@ impl<'a> VelocityFilter<'a> {
         };
         match &robot.model.bodies[b].shape {
             BodyShape::Sphere { center, .. } => jac(center).1,
+            // Rigid on one link: the Jacobian of the witness point itself.
+            BodyShape::Box { center: on, .. } | BodyShape::Plane { point: on, .. } => {
+                robot.model.tree().point_jacobian(frames, on.frame, p)
+            }
             BodyShape::Capsule { a, b, .. } | BodyShape::Cylinder { a, b, .. } => {
                 let ((pa, ja), (pb, jb)) = (jac(a), jac(b));
                 let d = pb - pa;
@@ -264,7 +268,7 @@ impl<'a> VelocityFilter<'a> {
             }
             let sep = self.checker.separation(k);
             let radius = |r: usize, b: usize| match cell.robots[r].model.bodies[b].shape {
-                BodyShape::Cylinder { .. } => 0.0,
+                BodyShape::Cylinder { .. } | BodyShape::Box { .. } | BodyShape::Plane { .. } => 0.0,
                 _ => cell.robots[r].model.bodies[b].radius(),
             };
             let core_a = sep.point_a - sep.normal * radius(p.robot_a, p.body_a);

@@ -1,8 +1,8 @@
 //! [`Body`]: one named primitive of a robot, with points anchored to frames.
 
-use crate::geom::{Capsule, Cylinder, Shape, Sphere};
+use crate::geom::{Capsule, Cylinder, OrientedBox, Plane, Shape, Sphere};
 use crate::kinematics::Frame;
-use crate::math::{Point3, Real};
+use crate::math::{Matrix3, Point3, Real, Vector3};
 
 /// A point fixed on link `frame` (its index in the robot's tree; 0 = the root, for a DH
 /// chain `i` = DH frame `i`) at local coordinates `at`.
@@ -58,6 +58,65 @@ pub enum BodyShape {
         /// Radius (m).
         radius: Real,
     },
+    /// An oriented box fixed on one link.
+    Box {
+        /// Centre.
+        center: Anchor,
+        /// Orientation in the frame of `center`'s link (columns: the box's axes).
+        rotation: Matrix3,
+        /// Half-extents (m).
+        half_extents: Vector3,
+    },
+    /// A half-space fixed on one link: the solid below the plane through `point` with outward
+    /// `normal` (a unit vector in the frame of `point`'s link).
+    Plane {
+        /// A point of the boundary plane.
+        point: Anchor,
+        /// Outward unit normal, in the link's frame.
+        normal: Vector3,
+    },
+}
+
+impl BodyShape {
+    /// A world shape as a body on link 0 of a robot whose root is the world frame. Points and
+    /// segments become zero-radius spheres and capsules.
+    pub fn from_world(shape: &Shape) -> Self {
+        let at = |p: Point3| Anchor { frame: 0, at: p };
+        match shape {
+            Shape::Point(p) => BodyShape::Sphere {
+                center: at(*p),
+                radius: 0.0,
+            },
+            Shape::Sphere(s) => BodyShape::Sphere {
+                center: at(s.center()),
+                radius: s.radius(),
+            },
+            Shape::Segment(s) => BodyShape::Capsule {
+                a: at(s.a()),
+                b: at(s.b()),
+                radius: 0.0,
+            },
+            Shape::Capsule(c) => BodyShape::Capsule {
+                a: at(c.axis().a()),
+                b: at(c.axis().b()),
+                radius: c.radius(),
+            },
+            Shape::Cylinder(c) => BodyShape::Cylinder {
+                a: at(c.axis().a()),
+                b: at(c.axis().b()),
+                radius: c.radius(),
+            },
+            Shape::Box(b) => BodyShape::Box {
+                center: at(b.center()),
+                rotation: *b.rotation(),
+                half_extents: b.half_extents(),
+            },
+            Shape::Plane(p) => BodyShape::Plane {
+                point: at(p.point()),
+                normal: p.normal(),
+            },
+        }
+    }
 }
 
 /// A named primitive on a link.
@@ -72,30 +131,44 @@ pub struct Body {
 }
 
 impl Body {
-    /// Kind name used in reports: `sphere`, `capsule` or `cylinder`.
+    /// Kind name used in reports: `sphere`, `capsule`, `cylinder`, `box` or `plane`.
     pub fn kind(&self) -> &'static str {
         match self.shape {
             BodyShape::Sphere { .. } => "sphere",
             BodyShape::Capsule { .. } => "capsule",
             BodyShape::Cylinder { .. } => "cylinder",
+            BodyShape::Box { .. } => "box",
+            BodyShape::Plane { .. } => "plane",
         }
     }
 
     /// The anchors of the body (one or two).
     pub fn anchors(&self) -> impl Iterator<Item = &Anchor> {
         let (first, second) = match &self.shape {
-            BodyShape::Sphere { center, .. } => (center, None),
+            BodyShape::Sphere { center, .. } | BodyShape::Box { center, .. } => (center, None),
+            BodyShape::Plane { point, .. } => (point, None),
             BodyShape::Capsule { a, b, .. } | BodyShape::Cylinder { a, b, .. } => (a, Some(b)),
         };
         std::iter::once(first).chain(second)
     }
 
-    /// Radius of the primitive.
+    /// Radius of the primitive (0 for boxes and half-spaces, which have none).
     pub fn radius(&self) -> Real {
         match self.shape {
             BodyShape::Sphere { radius, .. }
             | BodyShape::Capsule { radius, .. }
             | BodyShape::Cylinder { radius, .. } => radius,
+            BodyShape::Box { .. } | BodyShape::Plane { .. } => 0.0,
+        }
+    }
+
+    /// How far the body reaches beyond its anchors: the radius, a box's half-diagonal, and
+    /// infinity for a half-space.
+    pub fn reach(&self) -> Real {
+        match self.shape {
+            BodyShape::Box { half_extents, .. } => half_extents.norm(),
+            BodyShape::Plane { .. } => Real::INFINITY,
+            _ => self.radius(),
         }
     }
 
@@ -118,6 +191,19 @@ impl Body {
                     Err(_) => Shape::Sphere(Sphere::from_finite(pa, radius)),
                 }
             }
+            BodyShape::Box {
+                center,
+                rotation,
+                half_extents,
+            } => Shape::Box(OrientedBox::from_finite(
+                center.world(frames),
+                frames[center.frame].rotation * rotation,
+                half_extents,
+            )),
+            BodyShape::Plane { point, normal } => Shape::Plane(Plane::from_finite(
+                point.world(frames),
+                frames[point.frame].rotation * normal,
+            )),
         }
     }
 }

@@ -32,9 +32,14 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::body::BodyShape;
 use super::detail::DetailLevel;
 use super::model::RobotModel;
 use super::model_file::{BodyRecord, PoseRecord, load_robot};
+use super::obstacles::{
+    AllowedPair, AllowedRecord, ObstacleRecord, SceneObjects, WorldObstacle, WorldRecords,
+    place_obstacles,
+};
 use super::self_pairs::SelfPairs;
 use super::units::Units;
 use crate::error::{Error, Result};
@@ -93,6 +98,19 @@ fn load_urdf_model(path: &Path, _: &ModelRequest, _: &Path) -> Result<RobotModel
     )))
 }
 
+#[cfg(feature = "moveit")]
+fn load_scene_file(path: &Path) -> Result<SceneObjects> {
+    super::moveit_scene::load_scene(path)
+}
+
+#[cfg(not(feature = "moveit"))]
+fn load_scene_file(path: &Path) -> Result<SceneObjects> {
+    Err(Error::Parse(format!(
+        "{}: reading MoveIt scenes needs robocollide's `moveit` feature",
+        path.display()
+    )))
+}
+
 /// A robot placed in a cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellRobot {
@@ -117,6 +135,8 @@ pub struct Cell {
     pub units: Units,
     /// Default trajectory, resolved against the cell file's folder.
     pub trajectory: Option<PathBuf>,
+    /// Body pairs allowed to touch (never checked): `mounted_on` and `[[allowed]]` entries.
+    pub allowed: Vec<AllowedPair>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -140,6 +160,8 @@ struct CellRobotRecord {
     home: Option<Vec<Real>>,
     #[serde(default)]
     bodies: Vec<Spanned<BodyRecord>>,
+    #[serde(default)]
+    mounted_on: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -152,7 +174,13 @@ struct CellRecord {
     threshold: Option<Real>,
     #[serde(default)]
     trajectory: Option<String>,
+    #[serde(default)]
+    scene: Option<String>,
     robots: Vec<Spanned<CellRobotRecord>>,
+    #[serde(default)]
+    obstacles: Vec<Spanned<ObstacleRecord>>,
+    #[serde(default)]
+    allowed: Vec<Spanned<AllowedRecord>>,
 }
 
 impl Cell {
@@ -168,29 +196,36 @@ impl Cell {
 
     /// Parses a cell from `text`; `file` names it in errors, `folder` resolves model paths.
     pub fn parse(text: &str, file: &str, folder: &Path) -> Result<Cell> {
-        let mut cell = Self::parse_with(text, file, &|request| {
-            let path = folder.join(request.path);
-            if is_urdf_path(&path) {
-                return load_urdf_model(&path, request, folder);
-            }
-            if request.srdf.is_some() || request.cylinders_as_capsules {
-                return Err(Error::Parse(format!(
-                    "{}: `srdf` and `cylinders_as_capsules` apply to URDF models only",
-                    request.path
-                )));
-            }
-            load_robot(&path, request.level)
-        })?;
+        let mut cell = Self::parse_with(
+            text,
+            file,
+            &|request| {
+                let path = folder.join(request.path);
+                if is_urdf_path(&path) {
+                    return load_urdf_model(&path, request, folder);
+                }
+                if request.srdf.is_some() || request.cylinders_as_capsules {
+                    return Err(Error::Parse(format!(
+                        "{}: `srdf` and `cylinders_as_capsules` apply to URDF models only",
+                        request.path
+                    )));
+                }
+                load_robot(&path, request.level)
+            },
+            &|scene| load_scene_file(&folder.join(scene)),
+        )?;
         cell.trajectory = cell.trajectory.map(|t| folder.join(t));
         Ok(cell)
     }
 
-    /// Parses a cell, loading each `model = "…"` through `load_model` (used to read models
-    /// embedded in a binary). The trajectory path is returned as written.
+    /// Parses a cell, loading each `model = "…"` through `load_model` and `scene = "…"` through
+    /// `load_scene` (used to read files embedded in a binary). The trajectory path is returned
+    /// as written.
     pub fn parse_with(
         text: &str,
         file: &str,
         load_model: &dyn Fn(&ModelRequest) -> Result<RobotModel>,
+        load_scene: &dyn Fn(&str) -> Result<SceneObjects>,
     ) -> Result<Cell> {
         let err = |message: String| Error::File {
             file: file.to_owned(),
@@ -280,12 +315,48 @@ impl Cell {
         if robots.is_empty() {
             return Err(err("a cell needs at least one robot".into()));
         }
+        let scene = match &record.scene {
+            Some(path) => load_scene(path)?,
+            None => SceneObjects::default(),
+        };
+        let lines = |spans: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+            spans.map(|start| line_of(text, start)).collect()
+        };
+        let obstacle_lines = lines(&mut record.obstacles.iter().map(|o| o.span().start));
+        let allowed_lines = lines(&mut record.allowed.iter().map(|o| o.span().start));
+        let robot_lines = lines(&mut record.robots.iter().map(|o| o.span().start));
+        let records = WorldRecords {
+            obstacles: obstacle_lines
+                .into_iter()
+                .zip(record.obstacles.iter().map(|o| o.get_ref()))
+                .collect(),
+            scene: scene
+                .obstacles
+                .iter()
+                .map(|(name, shape)| WorldObstacle {
+                    name: name.clone(),
+                    shape: BodyShape::from_world(shape),
+                })
+                .collect(),
+            scene_warnings: scene.warnings,
+            mounted_on: robot_lines
+                .into_iter()
+                .zip(record.robots.iter().map(|r| r.get_ref().mounted_on.clone()))
+                .collect(),
+            allowed: allowed_lines
+                .into_iter()
+                .zip(record.allowed.iter().map(|o| o.get_ref()))
+                .collect(),
+        };
+        let allowed = place_obstacles(&mut robots, records, &units)
+            .map_err(|(what, message)| err(format!("{what}: {message}")))?;
         Ok(Cell {
             name: record.name,
             robots,
             threshold,
             units,
             trajectory: record.trajectory.map(PathBuf::from),
+            allowed,
         })
     }
 
@@ -302,6 +373,7 @@ impl Cell {
             threshold: 0.0,
             units: Units::default(),
             trajectory: None,
+            allowed: Vec::new(),
         }
     }
 

@@ -13,6 +13,9 @@ mod cell;
 mod detail;
 mod model;
 pub mod model_file;
+#[cfg(feature = "moveit")]
+pub mod moveit_scene;
+mod obstacles;
 mod self_pairs;
 #[cfg(feature = "urdf")]
 pub mod srdf;
@@ -24,5 +27,6 @@ pub use body::{Anchor, Body, BodyShape};
 pub use cell::{Cell, CellRobot, ModelRequest};
 pub use detail::{DetailLevel, detail_bodies};
 pub use model::{ModelFormat, RobotModel};
+pub use obstacles::{AllowedPair, SceneObjects, WORLD_LABEL};
 pub use self_pairs::{AllowedLinks, SelfPairs};
 pub use units::Units;

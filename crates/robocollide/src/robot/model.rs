@@ -30,6 +30,8 @@ pub enum ModelFormat {
     Toml,
     /// URDF (with or without an SRDF).
     Urdf,
+    /// The world's obstacles of a cell (a robot without joints).
+    Obstacles,
 }
 
 /// A robot: its kinematic tree, bodies on its links and self-collision pairs.
@@ -87,6 +89,23 @@ impl RobotModel {
             crate::geom::check_radius(&format!("{field} radius"), body.radius())
                 .and_then(|r| crate::geom::check_length(&format!("{field} radius"), r))
                 .map_err(|e| bad(e.to_string()))?;
+            match &body.shape {
+                super::BodyShape::Box { half_extents, .. } => {
+                    for (axis, v) in ["x", "y", "z"].iter().zip(half_extents.iter()) {
+                        let f = format!("{field} box.half_extents.{axis}");
+                        crate::geom::check_radius(&f, *v)
+                            .and_then(|r| crate::geom::check_length(&f, r))
+                            .map_err(|e| bad(e.to_string()))?;
+                    }
+                }
+                super::BodyShape::Plane { normal, .. } => {
+                    if !(normal.iter().all(|c| c.is_finite()) && (normal.norm() - 1.0).abs() < 1e-9)
+                    {
+                        return Err(bad(format!("{field}: plane normal must be a unit vector")));
+                    }
+                }
+                _ => {}
+            }
             for anchor in body.anchors() {
                 if anchor.frame >= links {
                     return Err(bad(format!(

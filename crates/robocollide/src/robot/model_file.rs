@@ -26,7 +26,8 @@
 //! [[bodies]]                               # optional extra bodies, in a link's frame
 //! name = "gripper"
 //! link = "wrist_3"                         # name or index (0 = base)
-//! capsule = { a = [0, 0, 0], b = [0, 0, 120], radius = 40 }   # or sphere / cylinder
+//! capsule = { a = [0, 0, 0], b = [0, 0, 120], radius = 40 }   # or sphere / cylinder / box
+//! # box = { center = [0, 0, 60], half_extents = [30, 20, 60], rpy = [0, 0, 45] } (rpy optional)
 //!
 //! [self_collision]                         # adjacent links are never checked by default
 //! ignore = [["base", "upper_arm"]]         # link pairs allowed to touch
@@ -141,32 +142,70 @@ pub enum LinkRef {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SphereRecord {
+pub(crate) struct SphereRecord {
     center: [Real; 3],
     radius: Real,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AxisRecord {
+pub(crate) struct AxisRecord {
     a: [Real; 3],
     b: [Real; 3],
     radius: Real,
 }
 
-/// One explicit body: a sphere, capsule or cylinder in the frame of `link`.
+/// A box record: centre, half-extents and optional roll–pitch–yaw, in the file's units.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoxRecord {
+    center: [Real; 3],
+    half_extents: [Real; 3],
+    #[serde(default)]
+    rpy: [Real; 3],
+}
+
+impl BoxRecord {
+    /// The body shape on frame `link`, lengths scaled to metres and angles to radians;
+    /// errors name the field (`box.half_extents.y`).
+    pub(crate) fn to_shape(
+        &self,
+        link: usize,
+        units: &Units,
+    ) -> std::result::Result<BodyShape, String> {
+        let m = units.metres();
+        let checked = crate::geom::OrientedBox::from_rpy(
+            Point3::from(Vector3::from(self.center) * m),
+            self.rpy.map(|a| a * units.radians()),
+            Vector3::from(self.half_extents) * m,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(BodyShape::Box {
+            center: Anchor {
+                frame: link,
+                at: checked.center(),
+            },
+            rotation: *checked.rotation(),
+            half_extents: checked.half_extents(),
+        })
+    }
+}
+
+/// One explicit body: a sphere, capsule, cylinder or box in the frame of `link`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodyRecord {
-    name: String,
+    pub(crate) name: String,
     #[serde(default)]
-    link: Option<LinkRef>,
+    pub(crate) link: Option<LinkRef>,
     #[serde(default)]
-    sphere: Option<SphereRecord>,
+    pub(crate) sphere: Option<SphereRecord>,
     #[serde(default)]
-    capsule: Option<AxisRecord>,
+    pub(crate) capsule: Option<AxisRecord>,
     #[serde(default)]
-    cylinder: Option<AxisRecord>,
+    pub(crate) cylinder: Option<AxisRecord>,
+    #[serde(default, rename = "box")]
+    pub(crate) cuboid: Option<BoxRecord>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -231,14 +270,18 @@ impl BodyRecord {
             self.sphere.is_some(),
             self.capsule.is_some(),
             self.cylinder.is_some(),
+            self.cuboid.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
             return Err(format!(
-                "body `{}`: give exactly one of sphere, capsule, cylinder",
+                "body `{}`: give exactly one of sphere, capsule, cylinder, box",
                 self.name
             ));
         }
-        let shape = if let Some(s) = &self.sphere {
+        let shape = if let Some(b) = &self.cuboid {
+            b.to_shape(link, units)
+                .map_err(|e| format!("body `{}`: {e}", self.name))?
+        } else if let Some(s) = &self.sphere {
             BodyShape::Sphere {
                 center: at(&s.center),
                 radius: s.radius * m,

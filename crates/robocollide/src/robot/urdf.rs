@@ -8,7 +8,8 @@
 //!   centred on its origin) becomes our exact flat-capped cylinder, or a capsule with the same
 //!   axis segment when [`UrdfOptions::cylinders_as_capsules`] is set (a superset: each cap
 //!   grows a hemisphere); `<capsule>` (the common extension: `length` is the straight part)
-//!   becomes a capsule. `<box>` is refused with an error naming the link until boxes exist.
+//!   becomes a capsule; `<box size>` an oriented box (half-extents `size / 2`, oriented by the
+//!   collision origin).
 //!   `<mesh>` cannot be checked exactly: it is skipped with a warning in
 //!   [`RobotModel::warnings`], and the link is listed by
 //!   [`RobotModel::links_without_bodies`] — never silently unprotected.
@@ -275,16 +276,20 @@ fn collision_bodies(
                         radius: checked("capsule radius", *radius, false)?,
                     }
                 }
-                urdf_rs::Geometry::Box { .. } => {
-                    return Err(here(
-                        "box collision geometry is not supported yet; approximate it by \
-                         spheres, capsules or cylinders"
-                            .into(),
-                    ));
+                urdf_rs::Geometry::Box { size } => {
+                    let mut half = crate::math::Vector3::zeros();
+                    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+                        half[i] = checked(&format!("box size {axis}"), size.0[i], false)? / 2.0;
+                    }
+                    BodyShape::Box {
+                        center: anchor(0.0),
+                        rotation: *origin.rotation.to_rotation_matrix().matrix(),
+                        half_extents: half,
+                    }
                 }
                 urdf_rs::Geometry::Mesh { filename, .. } => {
                     warnings.push(format!(
-                        "link `{}`: mesh collision geometry `{filename}` cannot be checked exactly and is skipped; approximate it by spheres, capsules or cylinders",
+                        "link `{}`: mesh collision geometry `{filename}` cannot be checked exactly and is skipped; approximate it by spheres, capsules, cylinders or boxes",
                         link.name
                     ));
                     continue;
