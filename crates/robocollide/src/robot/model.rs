@@ -98,11 +98,11 @@ impl RobotModel {
                             .map_err(|e| bad(e.to_string()))?;
                     }
                 }
-                super::BodyShape::Plane { normal, .. } => {
-                    if !(normal.iter().all(|c| c.is_finite()) && (normal.norm() - 1.0).abs() < 1e-9)
-                    {
-                        return Err(bad(format!("{field}: plane normal must be a unit vector")));
-                    }
+                super::BodyShape::Plane { normal, .. }
+                    if !(normal.iter().all(|c| c.is_finite())
+                        && (normal.norm() - 1.0).abs() < 1e-9) =>
+                {
+                    return Err(bad(format!("{field}: plane normal must be a unit vector")));
                 }
                 _ => {}
             }
