@@ -69,7 +69,12 @@ fn every_shipped_robot_poses_as_before() {
 #[test]
 fn the_demo_cell_checks_as_before() {
     let golden = golden();
-    let cell = Cell::load(&data("cells/ur5_irb120.toml")).unwrap();
+    // The robots as they were recorded: the table came later (its pairs are checked by
+    // tests/world_cells.rs).
+    let mut cell = Cell::load(&data("cells/ur5_irb120.toml")).unwrap();
+    cell.robots
+        .retain(|r| r.label != robocollide::robot::WORLD_LABEL);
+    cell.allowed.clear();
     let mut checker = CellChecker::new(&cell, true);
     let mut distances = Vec::new();
     for row in golden["cells/ur5_irb120"].as_array().unwrap() {

@@ -154,6 +154,21 @@ impl<'a> CellChecker<'a> {
                         .map(str::to_owned)
                         .collect(),
                     warnings: model.warnings.clone(),
+                    allowed_with_others: self
+                        .cell
+                        .allowed
+                        .iter()
+                        .filter(|a| a.a.iter().any(|&(x, _)| x == r))
+                        .map(|a| {
+                            let names = |side: &[(usize, usize)]| {
+                                side.iter()
+                                    .map(|&(x, b)| self.element(x, b).label)
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            };
+                            format!("{} – {} ({})", names(&a.a), names(&a.b), a.reason)
+                        })
+                        .collect(),
                 }
             })
             .collect()

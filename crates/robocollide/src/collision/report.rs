@@ -74,6 +74,9 @@ pub struct RobotSummary {
     pub links_without_bodies: Vec<String>,
     /// What the model reader could not represent exactly (e.g. skipped mesh geometry).
     pub warnings: Vec<String>,
+    /// Pairs of this robot's bodies with other elements that the cell allows to touch
+    /// (`mounted_on`, `[[allowed]]`): `R1-C1 – W-table (mounted on \`table\`)`.
+    pub allowed_with_others: Vec<String>,
 }
 
 /// Two links allowed to touch, by name, and why.
@@ -100,7 +103,11 @@ impl RobotSummary {
     /// anything to say: `R1 self pairs: 1 234 body pairs checked, 34 link pairs allowed
     /// (Adjacent 8, Never 26); links without bodies: panda_link8`.
     pub fn self_line(&self) -> Option<String> {
-        if self.self_pairs == 0 && self.allowed_link_pairs.is_empty() && self.warnings.is_empty() {
+        if self.self_pairs == 0
+            && self.allowed_link_pairs.is_empty()
+            && self.warnings.is_empty()
+            && self.allowed_with_others.is_empty()
+        {
             return None;
         }
         let mut reasons: Vec<(String, usize)> = Vec::new();
@@ -125,6 +132,9 @@ impl RobotSummary {
                 "; links without bodies: {}",
                 self.links_without_bodies.join(", ")
             );
+        }
+        if !self.allowed_with_others.is_empty() {
+            line += &format!("; allowed: {}", self.allowed_with_others.join("; "));
         }
         for warning in &self.warnings {
             line += &format!("\n  warning: {warning}");

@@ -44,7 +44,8 @@ pub fn simulate(
     duration: Real,
     filter: bool,
 ) -> Result<Vec<SimulationStep>> {
-    let mut velocity_filter = VelocityFilter::new(cell, include_self, moving.to_vec(), settings)?;
+    let moving = super::velocity_filter::expand_moving_flags(cell, moving.to_vec())?;
+    let mut velocity_filter = VelocityFilter::new(cell, include_self, moving.clone(), settings)?;
     for (robot, links) in protect {
         velocity_filter
             .protect_links(robot, &links.iter().map(String::as_str).collect::<Vec<_>>())?;

@@ -26,6 +26,30 @@ use crate::error::{Error, Result};
 use crate::math::{Point3, Real, Vector3};
 use crate::robot::{BodyShape, Cell};
 
+/// One flag per robot of `cell`, from flags for all of them or for all but the trailing
+/// robots without joints (set still).
+pub(crate) fn expand_moving_flags(cell: &Cell, mut moving: Vec<bool>) -> Result<Vec<bool>> {
+    let all = cell.robots.len();
+    let jointless_tail = cell
+        .robots
+        .iter()
+        .rev()
+        .take_while(|r| r.model.dof() == 0)
+        .count();
+    if moving.len() < all - jointless_tail || moving.len() > all {
+        return Err(Error::LengthMismatch {
+            what: "moving flags (one per robot)".into(),
+            expected: all,
+            got: moving.len(),
+        });
+    }
+    moving.resize(all, false);
+    Ok(moving)
+}
+
+/// Largest |entry| (m/rad) of a constraint row that counts as zero: no joint moves the pair.
+const ZERO_ROW: Real = 1e-12;
+
 /// Parameters of the filter.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct FilterSettings {
@@ -113,7 +137,8 @@ pub struct VelocityFilter<'a> {
 
 impl<'a> VelocityFilter<'a> {
     /// A filter for `cell`; `moving[r]` says whether robot `r` is controlled (else held still);
-    /// `include_self` adds self-collision pairs.
+    /// `include_self` adds self-collision pairs. The flags of robots without joints at the end
+    /// of the cell (the world's obstacles, `W`) may be left out: they never move.
     pub fn new(
         cell: &'a Cell,
         include_self: bool,
@@ -121,13 +146,7 @@ impl<'a> VelocityFilter<'a> {
         settings: FilterSettings,
     ) -> Result<Self> {
         settings.check()?;
-        if moving.len() != cell.robots.len() {
-            return Err(Error::LengthMismatch {
-                what: "moving flags (one per robot)".into(),
-                expected: cell.robots.len(),
-                got: moving.len(),
-            });
-        }
+        let moving = expand_moving_flags(cell, moving)?;
         Ok(Self {
             checker: CellChecker::new(cell, include_self),
             settings,
@@ -286,6 +305,12 @@ impl<'a> VelocityFilter<'a> {
                         row[c] += sign * sep.normal.dot(jc);
                     }
                 }
+            }
+            // A pair whose distance no joint can change (a shoulder ball turning above the
+            // table it stands on) gives a zero row: nothing to filter, and with the pair inside
+            // the safety distance it would make the problem infeasible and stop the robots.
+            if row.iter().all(|x| x.abs() <= ZERO_ROW) {
+                continue;
             }
             rows.push(row);
             h.push(s.max_approach * (sep.distance - s.safety) / (s.influence - s.safety));

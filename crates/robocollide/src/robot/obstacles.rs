@@ -34,7 +34,11 @@
 //!
 //! A robot mounted on a table must not "collide" with it: `mounted_on = "table"` in its
 //! `[[robots]]` entry allows the pairs between the named world obstacle and the robot's bodies
-//! on links that never move (the root and links fixed to it).
+//! that no motion brings into or out of contact with it: in contact in every one of 64
+//! configurations sampled over the joint ranges — the base standing on it, a first link turning
+//! on it (MoveIt's rule for pairs "always in collision") — or at the same distance in all of
+//! them (a shoulder ball turning about the vertical above it, which can never touch it; its
+//! constraint would only stall the velocity filter). Every other body stays checked.
 
 use serde::Deserialize;
 
@@ -275,19 +279,9 @@ pub(crate) fn place_obstacles(
                     .map(|b| (w, b))
             })
             .ok_or_else(|| (what.clone(), format!("no world obstacle is named `{name}`")))?;
-        let model = &robots[r].model;
-        let tree = model.tree();
-        let fixed: Vec<(usize, usize)> = (0..model.bodies.len())
-            .filter(|&b| {
-                let link = model.bodies[b].link;
-                tree.path_to(link)
-                    .iter()
-                    .all(|&j| tree.joints()[j].kind.is_none())
-            })
-            .map(|b| (r, b))
-            .collect();
+        let fixed = always_touching(&robots[r].model, &robots[obstacle.0].model, obstacle.1);
         pairs.push(AllowedPair {
-            a: fixed,
+            a: fixed.into_iter().map(|b| (r, b)).collect(),
             b: vec![obstacle],
             reason: format!("mounted on `{name}`"),
         });
@@ -306,6 +300,42 @@ pub(crate) fn place_obstacles(
         });
     }
     Ok(pairs)
+}
+
+/// Configurations sampled for the `mounted_on` rule (as for self pairs in contact by
+/// construction).
+const MOUNT_SAMPLES: usize = super::self_pairs::STRUCTURAL_SAMPLES;
+
+/// Relative spread of a body's distance to the mount over the samples below which the
+/// distance counts as fixed (rounding only).
+const FIXED_DISTANCE: Real = 1e-9;
+
+/// Bodies of `model` that no motion brings into or out of contact with body `obstacle` of
+/// the (jointless) `world`: in contact in every one of [`MOUNT_SAMPLES`] configurations spread
+/// over the joint ranges (the base standing on the table, a first link turning on it —
+/// MoveIt's "always in collision"), or at the same distance in all of them (a shoulder ball
+/// turning about the vertical axis above the table — it can never touch it).
+fn always_touching(model: &RobotModel, world: &RobotModel, obstacle: usize) -> Vec<usize> {
+    let Ok(shapes) = world.world_shapes(&[]) else {
+        return Vec::new();
+    };
+    let target = shapes[obstacle];
+    let mut range = vec![(Real::INFINITY, Real::NEG_INFINITY); model.bodies.len()];
+    for q in model.sample_configurations(MOUNT_SAMPLES) {
+        let Ok(posed) = model.world_shapes(&q) else {
+            return Vec::new();
+        };
+        for ((low, high), shape) in range.iter_mut().zip(&posed) {
+            let d = crate::query::shape_shape(shape, &target).distance;
+            (*low, *high) = (low.min(d), high.max(d));
+        }
+    }
+    (0..model.bodies.len())
+        .filter(|&b| {
+            let (low, high) = range[b];
+            high <= 0.0 || high - low <= FIXED_DISTANCE * (1.0 + high.abs())
+        })
+        .collect()
 }
 
 /// Adds an attached obstacle to `robot` and its self pairs with the robot's bodies on other
