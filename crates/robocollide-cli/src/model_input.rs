@@ -1,6 +1,6 @@
 //! What `check`, `sweep` and `plan` accept as their first argument: a cell or scene file
 //! (TOML), or a URDF robot (with `--srdf`), which becomes a one-robot cell `R1` in metres and
-//! radians.
+//! radians; `--scene` adds a MoveIt planning scene's objects to either.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,11 @@ pub struct ModelOptions {
     /// Read a URDF's <cylinder> geometry as capsules (conservative) instead of exact cylinders.
     #[arg(long)]
     pub cylinders_as_capsules: bool,
+    /// A MoveIt planning scene (YAML: world.collision_objects with box, sphere and cylinder
+    /// primitives, e.g. MotionBenchMaker's sceneNNNN.yaml) whose objects join the world as
+    /// obstacles `W-<id>`.
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
 }
 
 /// Loads a cell file, or a URDF as a one-robot cell, and prints each model's warnings (e.g.
@@ -34,6 +39,14 @@ pub fn load_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
 }
 
 fn read_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
+    let mut cell = read_robots(path, options)?;
+    if let Some(scene) = &options.scene {
+        cell.add_world_obstacles(robocollide::robot::moveit_scene::load_scene(scene)?)?;
+    }
+    Ok(cell)
+}
+
+fn read_robots(path: &Path, options: &ModelOptions) -> Result<Cell> {
     if is_urdf_path(path) {
         let model = load_urdf(
             path,

@@ -10,9 +10,12 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use robocollide::geom::{Capsule, Cylinder, Segment, Shape, Sphere};
+use robocollide::geom::{Capsule, Cylinder, OrientedBox, Segment, Shape, Sphere};
 use robocollide::math::{Point3, Vector3};
-use robocollide::query::{capsule_capsule, cylinder_cylinder, segment_segment, sphere_capsule};
+use robocollide::query::{
+    box_box, capsule_box, capsule_capsule, cylinder_box, cylinder_cylinder, segment_segment,
+    sphere_box, sphere_capsule,
+};
 
 #[path = "../tests/common/parry.rs"]
 mod parry;
@@ -48,6 +51,15 @@ fn shapes(kind: &str, rng: &mut ChaCha8Rng) -> Shape {
         "capsule" => {
             let (a, b) = axis(rng);
             Capsule::new(a, b, r).unwrap().into()
+        }
+        "box" => {
+            let rpy = [0; 3].map(|_| rng.random_range(-3.2..3.2));
+            let half = Vector3::new(
+                rng.random_range(0.05..0.4),
+                rng.random_range(0.05..0.4),
+                rng.random_range(0.05..0.4),
+            );
+            OrientedBox::from_rpy(point(rng), rpy, half).unwrap().into()
         }
         _ => {
             let (a, b) = axis(rng);
@@ -117,6 +129,31 @@ fn cylinder_pair(a: &Shape, b: &Shape) -> f64 {
     }
 }
 
+fn sphere_box_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Sphere(a), Shape::Box(b)) => sphere_box(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+fn capsule_box_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Capsule(a), Shape::Box(b)) => capsule_box(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+fn box_box_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Box(a), Shape::Box(b)) => box_box(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+fn cylinder_box_pair(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Cylinder(a), Shape::Box(b)) => cylinder_box(a, b).distance,
+        _ => unreachable!(),
+    }
+}
+
 fn queries(c: &mut Criterion) {
     bench_pair(c, "segment_segment", "segment", "segment", segment_pair);
     bench_pair(
@@ -134,6 +171,10 @@ fn queries(c: &mut Criterion) {
         "cylinder",
         cylinder_pair,
     );
+    bench_pair(c, "sphere_box", "sphere", "box", sphere_box_pair);
+    bench_pair(c, "capsule_box", "capsule", "box", capsule_box_pair);
+    bench_pair(c, "box_box", "box", "box", box_box_pair);
+    bench_pair(c, "cylinder_box", "cylinder", "box", cylinder_box_pair);
 }
 
 criterion_group!(benches, queries);

@@ -87,7 +87,11 @@ fn regression_uncertified_stretch_is_not_a_contact() {
 /// 9.5 cm inside the IRB 120's base. Shipped models now cover the whole arm and say so.
 #[test]
 fn regression_shipped_ur5_covers_its_wrist() {
-    let cell = cell();
+    // The robots only: this arm pose also reaches through the table, which is not the bug.
+    let mut cell = cell();
+    cell.robots
+        .retain(|r| r.label != robocollide::robot::WORLD_LABEL);
+    cell.allowed.clear();
     let deg = |v: &[f64]| v.iter().map(|x| x.to_radians()).collect::<Vec<_>>();
     let mut q = deg(&[10.6, -175.9, -30.5, 28.8, -172.8, 41.7]);
     q.extend(deg(&[0.0; 6]));

@@ -131,15 +131,26 @@ impl CellPose {
         self.place_groups(false);
     }
 
-    /// World bounding spheres of the culling groups (of the fixed robots too, if `all`).
+    /// World bounding spheres of the culling groups (of the fixed robots too, if `all`). A
+    /// group whose bodies span several links gets a sphere around its posed cores' bounding
+    /// spheres, recomputed at every pose (so that a whole robot of DH capsules can still be
+    /// culled against a far obstacle).
     fn place_groups(&mut self, all: bool) {
         for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
-            if let Some(link) = group.link {
-                if all || !self.fixed[group.robot] {
-                    let frame = &self.frames[group.robot][link];
-                    *sphere = (frame.apply(&group.center), group.radius);
-                }
+            if !all && self.fixed[group.robot] {
+                continue;
             }
+            *sphere = match group.link {
+                Some(link) => {
+                    let frame = &self.frames[group.robot][link];
+                    (frame.apply(&group.center), group.radius)
+                }
+                None => {
+                    let cores =
+                        &self.cores[self.first_body[group.robot]..self.first_body[group.robot + 1]];
+                    enclosing_sphere(cores)
+                }
+            };
         }
     }
 
@@ -262,6 +273,33 @@ impl CellPose {
     /// The posed cores, flat.
     pub(super) fn cores(&self) -> &[Core] {
         &self.cores
+    }
+}
+
+/// A sphere enclosing the bounding spheres of `cores` (centred on their bounding box); an
+/// infinite one if any is unbounded or there are none.
+fn enclosing_sphere(cores: &[Core]) -> (Point3, Real) {
+    let (mut low, mut high) = (
+        crate::math::Vector3::repeat(Real::INFINITY),
+        crate::math::Vector3::repeat(Real::NEG_INFINITY),
+    );
+    for core in cores {
+        let (c, r) = core.bounding_sphere();
+        low = low.inf(&(c.coords.add_scalar(-r)));
+        high = high.sup(&(c.coords.add_scalar(r)));
+    }
+    let center = Point3::from((low + high) * 0.5);
+    let radius = cores
+        .iter()
+        .map(|core| {
+            let (c, r) = core.bounding_sphere();
+            (c - center).norm() + r
+        })
+        .fold(0.0, Real::max);
+    if radius.is_finite() {
+        (center, radius * (1.0 + 1e-12))
+    } else {
+        (Point3::origin(), Real::INFINITY)
     }
 }
 

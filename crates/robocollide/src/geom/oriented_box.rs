@@ -125,9 +125,12 @@ impl OrientedBox {
         )
     }
 
-    /// Largest absolute coordinate of the centre plus the half-diagonal.
+    /// Largest absolute coordinate of the centre plus the sum of the half-extents (a bound on
+    /// the half-diagonal that needs no square root): the scale of rounding errors.
+    #[inline]
     pub fn magnitude(&self) -> Real {
-        self.center.coords.amax() + self.half_extents.norm()
+        let h = self.half_extents;
+        self.center.coords.amax() + (h.x + h.y + h.z)
     }
 
     /// Support point: a vertex maximising `p · d` (on a tie, the `+` side).

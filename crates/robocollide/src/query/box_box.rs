@@ -7,8 +7,13 @@
 //! difference of two boxes); cross products of parallel edges (shorter than 1e-12) are dropped,
 //! their facets coinciding with face normals' ones.
 //!
-//! **Apart**, the closest points of two convex polyhedra are realised by an edge of one and the
-//! other solid (vertex–face, edge–edge and edge–face contacts all contain an edge of one box),
+//! **Apart**, the best separating axis is often the closest direction (face against vertex,
+//! edge or face; edge against edge): its gap is then realised by the closest points of the
+//! two support features along it ([`certify`]), which proves it is the distance. Otherwise GJK
+//! ([`gjk`](super::gjk)) usually terminates with its certified lower bound
+//! (the gap along its direction) and upper bound (the distance of its witnesses) equal to
+//! within `1e-14 ×` the magnitude: that is the distance. Otherwise the closest points of two
+//! convex polyhedra are realised by an edge of one and the other solid (vertex–face, edge–edge and edge–face contacts all contain an edge of one box),
 //! so the distance is the least of the 24 edge–box distances, each exact
 //! ([`closest_to_box`]). Most edges are pruned soundly with the best separating axis `L` and
 //! its gap `s`: the closest point of A lies within `d − s` of A's support plane along `L`
@@ -17,9 +22,21 @@
 
 use super::Separation;
 use super::capsule_box::closest_to_box;
-use super::certificate::contact_witnesses;
+use super::certificate::{Certified, contact_witnesses};
+use super::gjk::gjk_separation;
+use super::segment_segment::closest_points;
+use super::support_gap::gap_along;
+use super::support_map::SupportMap;
 use crate::geom::OrientedBox;
+use crate::geom::Segment;
 use crate::math::{Matrix3, Point3, Real, Vector3};
+
+/// Directions tried from the best axis by following the witnesses of the previous one.
+const WALKS: usize = 4;
+
+/// Largest difference (relative to the magnitude) between GJK's bounds for its answer to be
+/// taken as exact.
+const GJK_EXACT: Real = 2e-14;
 
 /// Signed distance from box a to box b.
 pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
@@ -29,6 +46,46 @@ pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     }
     let (gap, axis) = best_axis(a, b);
     if gap > 0.0 {
+        // The best separating axis is often the closest direction itself (face against
+        // vertex, edge or face; edge against edge): then the support features along it
+        // realise its gap, and that certifies the distance.
+        let mut c = box_certify(a, b, &axis);
+        for _ in 0..WALKS {
+            if c.upper - c.lower <= GJK_EXACT * magnitude && c.lower > 1e-9 * magnitude {
+                let s = c.separation;
+                // Centred on the witness pair, so that each witness is off its box by at most
+                // half the (tiny) difference of the bounds.
+                let middle = s.point_a + (s.point_b - s.point_a) * 0.5;
+                let half = s.normal * (0.5 * c.lower);
+                return Separation {
+                    distance: c.lower,
+                    point_a: middle - half,
+                    point_b: middle + half,
+                    normal: s.normal,
+                }
+                .with_contact_rounding(magnitude);
+            }
+            let Some(n) =
+                crate::math::try_normalize(&(c.separation.point_b - c.separation.point_a))
+            else {
+                break;
+            };
+            c = box_certify(a, b, &n);
+        }
+        // GJK terminates on polytopes with its two bounds equal to rounding: then its gap is
+        // the exact distance, realised by its witness on a and the point `distance` along the
+        // normal (on b to within the bounds' difference).
+        if let Some(g) = gjk_separation(a, b, magnitude) {
+            if g.upper - g.lower <= GJK_EXACT * magnitude && g.lower > 1e-9 * magnitude {
+                return Separation {
+                    distance: g.lower,
+                    point_a: g.point_a,
+                    point_b: g.point_a + g.normal * g.lower,
+                    normal: g.normal,
+                }
+                .with_contact_rounding(magnitude);
+            }
+        }
         if let Some(found) = closest_edges(a, b, gap, &axis, magnitude) {
             return found.with_contact_rounding(magnitude);
         }
@@ -43,36 +100,122 @@ pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     found.with_contact_rounding(magnitude)
 }
 
+/// The gap of the boxes along unit `n` (a lower bound on their distance) and the closest
+/// points of their support features along it (vertex, edge or face; an upper bound), each
+/// pair in closed form: segment–segment, or a vertex or edge against the solid box whose
+/// face it faces ([`closest_to_box`]), or a face's four edges against the other box.
+fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
+    let gap = gap_along(a, b, n);
+    // A feature of one box against the other solid box: (point on the feature, point on box).
+    let feature_to_box = |f: &Segment, to: &OrientedBox| {
+        let (p0, p1) = (to.to_local(&f.a()), to.to_local(&f.b()));
+        let c = closest_to_box(&p0, &(p1 - p0), &to.half_extents());
+        (to.to_world(&c.on_segment), to.to_world(&c.on_box))
+    };
+    let face_edges = |of: &OrientedBox, n: &Vector3| {
+        // The face of `of` whose outward normal is closest to `n`: its four edges.
+        let local = of.rotation().tr_mul(n);
+        let i = local.iamax();
+        let k: Vec<usize> = (0..8)
+            .filter(|&v| {
+                let c = of.corner(v);
+                (c[i] >= 0.0) == (local[i] >= 0.0)
+            })
+            .collect();
+        let v: Vec<Point3> = k.iter().map(|&v| of.to_world(&of.corner(v))).collect();
+        // Corners of the face in bit order: 0-1, 1-3, 3-2, 2-0 form its boundary.
+        [(0, 1), (1, 3), (3, 2), (2, 0)].map(|(x, y)| Segment::from_finite(v[x], v[y]))
+    };
+    let (x, y) = match (a.support_feature(n), b.support_feature(&-n)) {
+        (Some(fa), Some(fb)) => {
+            let pair = closest_points(&fa, &fb);
+            (pair.point_a, pair.point_b)
+        }
+        (Some(fa), None) => feature_to_box(&fa, b),
+        (None, Some(fb)) => {
+            let (y, x) = feature_to_box(&fb, a);
+            (x, y)
+        }
+        (None, None) => face_edges(a, n)
+            .iter()
+            .map(|e| feature_to_box(e, b))
+            .min_by(|p, q| {
+                (p.1 - p.0)
+                    .norm_squared()
+                    .total_cmp(&(q.1 - q.0).norm_squared())
+            })
+            .unwrap_or((gap.point_a, gap.point_b)),
+    };
+    Certified {
+        lower: gap.distance,
+        upper: (y - x).norm(),
+        separation: Separation {
+            distance: gap.distance,
+            point_a: x,
+            point_b: y,
+            normal: *n,
+        },
+    }
+}
+
 /// The separating axis of largest gap among the fifteen (world frame, from a to b), and that
-/// gap (`−` the least overlap when none separates).
+/// gap (`−` the least overlap when none separates). In a's frame, with `R = AᵀB` (b's axes as
+/// columns) and `t` b's centre, each axis's projected radii need only entries of `|R|`
+/// (Gottschalk, Lin & Manocha 1996): for `L = eᵢ × r_j`, `L · r_m = ±R_{i,l}` with `l` the
+/// index other than `j` and `m`.
 fn best_axis(a: &OrientedBox, b: &OrientedBox) -> (Real, Vector3) {
-    // Everything in a's frame: b's axes are the columns of `r`, its centre `t`.
     let r: Matrix3 = a.rotation().tr_mul(b.rotation());
+    let abs_r = r.abs();
     let t = a.to_local(&b.center());
     let (ha, hb) = (a.half_extents(), b.half_extents());
     let mut best = (Real::NEG_INFINITY, Vector3::x());
-    let mut offer = |axis: Vector3| {
-        let along = t.dot(&axis);
-        let reach = ha.dot(&axis.abs()) + hb.dot(&r.tr_mul(&axis).abs());
-        let gap = along.abs() - reach;
+    let offer = |best: &mut (Real, Vector3), gap: Real, along: Real, axis: Vector3| {
         if gap > best.0 {
-            best = (gap, if along < 0.0 { -axis } else { axis });
+            *best = (gap, if along < 0.0 { -axis } else { axis });
         }
     };
     for i in 0..3 {
+        // a's face normal eᵢ.
+        let reach = ha[i] + hb.dot(&abs_r.row(i).transpose());
         let mut e = Vector3::zeros();
         e[i] = 1.0;
-        offer(e);
-        offer(r.column(i).into_owned());
+        offer(&mut best, t[i].abs() - reach, t[i], e);
+        // b's face normal r_i.
+        let along = t.dot(&r.column(i));
+        let reach = ha.dot(&abs_r.column(i)) + hb[i];
+        offer(
+            &mut best,
+            along.abs() - reach,
+            along,
+            r.column(i).into_owned(),
+        );
     }
+    // |eᵢ × r_j| for all nine pairs first: independent square roots that pipeline.
+    let lengths: [Real; 9] = std::array::from_fn(|k| {
+        let (i, j) = (k / 3, k % 3);
+        r[((i + 1) % 3, j)].hypot(r[((i + 2) % 3, j)])
+    });
     for i in 0..3 {
-        let mut e = Vector3::zeros();
-        e[i] = 1.0;
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let cross = e.cross(&r.column(j));
-            let n = cross.norm();
-            if n > 1e-12 {
-                offer(cross / n);
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let length = lengths[3 * i + j];
+            if length <= 1e-12 {
+                continue; // parallel edges: their facets are face normals' ones
+            }
+            // L = eᵢ × r_j.
+            let mut axis = Vector3::zeros();
+            axis[i1] = -r[(i2, j)];
+            axis[i2] = r[(i1, j)];
+            let along = t.dot(&axis);
+            let reach = ha[i1] * abs_r[(i2, j)]
+                + ha[i2] * abs_r[(i1, j)]
+                + hb[j1] * abs_r[(i, j2)]
+                + hb[j2] * abs_r[(i, j1)];
+            let gap = (along.abs() - reach) / length;
+            if gap > best.0 {
+                let unit = axis / length;
+                best = (gap, if along < 0.0 { -unit } else { unit });
             }
         }
     }

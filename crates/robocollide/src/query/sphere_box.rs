@@ -20,6 +20,10 @@ pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
         .with_contact_rounding(magnitude)
 }
 
+/// Below this distance (relative to the magnitude) the normal is chosen with the rounding of
+/// the excess vector in mind ([`Separation::between_points`]).
+const CAREFUL: Real = 1e-9;
+
 /// The outward face normal (box frame) of the face nearest to the local point `l`, and how
 /// far inside that face `l` lies (negative outside): the face of least `h_i − |l_i|`.
 #[inline]
@@ -47,8 +51,19 @@ pub(crate) fn point_box(p: &Point3, b: &OrientedBox, magnitude: Real) -> Separat
         l.z.clamp(-h.z, h.z),
     );
     if clamped != l {
-        // Outside: the excess vector is exact in the box frame.
+        // Outside: the excess vector is exact in the box frame; turned into the world once,
+        // it gives both the box's witness and the normal.
         let excess = clamped - l;
+        let distance = excess.norm();
+        if distance > CAREFUL * magnitude {
+            let towards_box = b.direction_to_world(&excess);
+            return Separation {
+                distance,
+                point_a: *p,
+                point_b: p + towards_box,
+                normal: towards_box / distance,
+            };
+        }
         let outside = Separation::between_points(
             Point3::origin(),
             Point3::from(excess),

@@ -338,6 +338,58 @@ fn always_touching(model: &RobotModel, world: &RobotModel, obstacle: usize) -> V
         .collect()
 }
 
+impl super::Cell {
+    /// Adds world obstacles (named shapes in the world frame, e.g. a MoveIt scene's) to the
+    /// cell's world robot `W`, creating it if the cell has none; `warnings` are kept with it
+    /// for reports. Names must be new.
+    pub fn add_world_obstacles(&mut self, scene: SceneObjects) -> crate::Result<()> {
+        let existing = self.robots.iter().position(|r| r.label == WORLD_LABEL);
+        let (mut bodies, mut warnings) = match existing {
+            Some(w) if self.robots[w].model.dof() == 0 => (
+                self.robots[w].model.bodies.clone(),
+                self.robots[w].model.warnings.clone(),
+            ),
+            Some(_) => {
+                return Err(crate::Error::Parse(format!(
+                    "the label `{WORLD_LABEL}` is reserved for the world's obstacles"
+                )));
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        for (name, shape) in scene.obstacles {
+            if bodies.iter().any(|b| b.name == name) {
+                return Err(crate::Error::Parse(format!(
+                    "obstacle `{name}`: the name is used twice"
+                )));
+            }
+            bodies.push(Body {
+                name,
+                link: 0,
+                shape: BodyShape::from_world(&shape),
+            });
+        }
+        warnings.extend(scene.warnings);
+        let mut model = RobotModel::new(
+            "world".into(),
+            KinematicTree::fixed_base("world"),
+            bodies,
+            SelfPairs::default(),
+        )?;
+        model.format = super::ModelFormat::Obstacles;
+        model.warnings = warnings;
+        let robot = CellRobot {
+            label: WORLD_LABEL.into(),
+            model,
+            home: Vec::new(),
+        };
+        match existing {
+            Some(w) => self.robots[w] = robot,
+            None => self.robots.push(robot),
+        }
+        Ok(())
+    }
+}
+
 /// Adds an attached obstacle to `robot` and its self pairs with the robot's bodies on other
 /// links than its own and its `touch_links`.
 fn attach_body(robot: &mut CellRobot, o: &ObstacleRecord, units: &Units) -> Result<(), String> {
