@@ -1,4 +1,4 @@
-//! Pair kernels on arbitrary finite shapes (every exponent): no panic, no hang, no NaN, the
+//! Pair kernels on arbitrary finite shapes (every exponent; boxes and half-spaces too): no panic, no hang, no NaN, the
 //! witness invariants, a↔b symmetry, and for the capsule family (points, segments, spheres,
 //! capsules) no false negative against exact rational arithmetic.
 #![no_main]
@@ -9,7 +9,7 @@ mod invariants;
 mod exact;
 
 use libfuzzer_sys::fuzz_target;
-use robocollide::geom::{Capsule, Cylinder, Segment, Shape, Sphere};
+use robocollide::geom::{Capsule, Cylinder, OrientedBox, Plane, Segment, Shape, Sphere};
 use robocollide::math::Point3;
 
 /// Reads f64s from the bytes, eight at a time.
@@ -31,14 +31,19 @@ impl Reader<'_> {
     }
     /// A shape, or `None` when the constructor rejects the values (NaN, negative radius, …).
     fn shape(&mut self) -> Option<Option<Shape>> {
-        let kind = self.byte()? % 5;
+        let kind = self.byte()? % 7;
         let (a, b, r) = (self.point()?, self.point()?, self.float()?.abs());
         Some(match kind {
             0 => Some(Shape::Point(a)).filter(|_| a.iter().all(|c| c.is_finite())),
             1 => Segment::new(a, b).ok().map(Shape::from),
             2 => Sphere::new(a, r).ok().map(Shape::from),
             3 => Capsule::new(a, b, r).ok().map(Shape::from),
-            _ => Cylinder::new(a, b, r).ok().map(Shape::from),
+            4 => Cylinder::new(a, b, r).ok().map(Shape::from),
+            // Centre a, half-extents |b|, roll–pitch–yaw from r.
+            5 => OrientedBox::from_rpy(a, [r, 0.7 * r, 1.3 * r], b.coords.abs())
+                .ok()
+                .map(Shape::from),
+            _ => Plane::new(a, b.coords).ok().map(Shape::from),
         })
     }
 }
@@ -50,7 +55,7 @@ fn core(s: &Shape) -> Option<(Point3, Point3, f64)> {
         Shape::Segment(x) => Some((x.a(), x.b(), 0.0)),
         Shape::Sphere(x) => Some((x.center(), x.center(), x.radius())),
         Shape::Capsule(x) => Some((x.axis().a(), x.axis().b(), x.radius())),
-        Shape::Cylinder(_) => None,
+        Shape::Cylinder(_) | Shape::Box(_) | Shape::Plane(_) => None,
     }
 }
 

@@ -29,7 +29,7 @@ struct Cli {
 enum Command {
     /// Signed distance, witness points and normal between two shapes (or a JSON Lines batch).
     Distance(distance::DistanceArgs),
-    /// Check one configuration of a cell or a static scene (robot–robot and self-collision).
+    /// Check one configuration of a cell or a static scene (robot–robot, robot–world and self-collision).
     Check(check::CheckArgs),
     /// Sweep a trajectory through a cell: distance over time, first contact, plots.
     Sweep(sweep::SweepArgs),

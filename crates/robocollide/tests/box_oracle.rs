@@ -512,3 +512,144 @@ fn symmetric_under_swapping() {
         );
     }
 }
+
+/// Found by fuzzing: a flat box (a half-extent of 0) facing a point-like box face-on indexed an
+/// empty corner list (the corners' signs on a zero half-extent say nothing).
+#[test]
+fn fuzz_flat_box_face_against_a_point_box() {
+    let flat = OrientedBox::from_rpy(
+        Point3::new(-1.618996718674682e89, -7.7e-163, 7.6e-311),
+        [9.8e-292, 6.8e-292, 1.3e-291],
+        Vector3::new(
+            2.8478313555457475e18,
+            2.8483943054992686e18,
+            2.462078764422541e-23,
+        ),
+    )
+    .unwrap();
+    let tiny = OrientedBox::from_rpy(
+        Point3::new(-9.8e-292, -9.8e-292, -9.8e-292),
+        [9.8e-292; 3],
+        Vector3::new(9.8e-292, 9.8e-292, 9.8e-292),
+    )
+    .unwrap();
+    let r = shape_shape(&flat.into(), &tiny.into());
+    assert!(r.distance.is_finite() && r.distance > 0.0, "{r:?}");
+    let flat = OrientedBox::axis_aligned(Point3::origin(), Vector3::new(1.0, 1.0, 0.0)).unwrap();
+    let above =
+        OrientedBox::axis_aligned(Point3::new(0.2, 0.1, 2.0), Vector3::new(0.5, 0.5, 0.5)).unwrap();
+    assert!((shape_shape(&flat.into(), &above.into()).distance - 1.5).abs() < 1e-15);
+}
+
+/// Found by fuzzing: two half-spaces with almost equal normals put the point where their planes
+/// meet beyond the floats (infinite witnesses).
+#[test]
+fn fuzz_nearly_parallel_half_spaces_have_finite_witnesses() {
+    let a = Plane::new(
+        Point3::new(-1.7e-18, -2e-16, -4e-16),
+        Vector3::new(-1.0, -3.203441008668953e-145, -3.2033320917385004e-145),
+    )
+    .unwrap();
+    let b = Plane::new(
+        Point3::new(-1.9919728939722872e130, -4e-16, -3.9e-16),
+        Vector3::new(-1.0, -3.203333756242958e-145, -5.126837673765006e-144),
+    )
+    .unwrap();
+    let r = shape_shape(&a.into(), &b.into());
+    assert_eq!(r.distance, -Real::MAX);
+    assert!(
+        r.point_a
+            .iter()
+            .chain(r.point_b.iter())
+            .all(|c| c.is_finite()),
+        "{r:?}"
+    );
+}
+
+/// Found by fuzzing: boxes 1e93 apart, certified along a face normal 4.7e-11 rad off the
+/// witnesses' direction; witnesses placed along the normal landed 3e82 off the boxes.
+#[test]
+fn fuzz_far_apart_boxes_keep_their_witnesses_on_them() {
+    let a = OrientedBox::new(
+        Point3::new(
+            -2.84839262389325e18,
+            -2.8483943054991857e18,
+            -2.84839307050274e18,
+        ),
+        robocollide::math::Matrix3::new(
+            1.0,
+            4.673732773346059e-11,
+            -2.5166253394940315e-11,
+            -4.6737327732555816e-11,
+            1.0,
+            3.595179056420045e-11,
+            2.5166253396620606e-11,
+            -3.595179056302425e-11,
+            1.0,
+        ),
+        Vector3::new(
+            2.8478313555458473e18,
+            43463047874439.52,
+            2.8483943054992686e18,
+        ),
+    )
+    .unwrap();
+    let b = OrientedBox::axis_aligned(
+        Point3::new(
+            -1.173587906555227e93,
+            -2.7763367069137285e18,
+            9537353848.470587,
+        ),
+        Vector3::new(
+            1.112653570824439e16,
+            3.1260279766454028e16,
+            3.7535420736179905e-64,
+        ),
+    )
+    .unwrap();
+    let (a, b) = (Shape::Box(a), Shape::Box(b));
+    let r = shape_shape(&a, &b);
+    let magnitude = a.magnitude().max(b.magnitude());
+    for (p, s) in [(r.point_a, &a), (r.point_b, &b)] {
+        let off = shape_shape(&Shape::Point(p), s).distance;
+        assert!(off.abs() <= 1e-11 * magnitude, "{off:e} {r:?}");
+    }
+}
+
+/// Found by fuzzing: a capsule 1e154 long, 1.5e144 from a box (1e-10 of the magnitude), was
+/// measured as touching; the separating-axis witnesses then left the capsule by 1.7e143.
+#[test]
+fn fuzz_long_capsule_close_to_a_box_in_relative_terms() {
+    let capsule = Capsule::new(
+        Point3::new(6.8881681803508e-309, 5.8e-316, -1.5120969547634338e144),
+        Point3::new(0.0, 4.18e-312, -6.6776145341646385e153),
+        2.21956173400404e-225,
+    )
+    .unwrap();
+    let m = robocollide::math::Matrix3::new(
+        -0.8599153183364275,
+        -0.4632960662126667,
+        0.21424845465540435,
+        0.4600122050503474,
+        -0.8852994149947967,
+        -0.06807141113997812,
+        0.22121124857266566,
+        0.04002125487461779,
+        0.9744043732779443,
+    );
+    let h = 4.746364294084124e-224;
+    let b = OrientedBox::new(
+        Point3::new(-h, -h, -h),
+        m,
+        Vector3::new(h, h, 1.3593067098035547e27),
+    )
+    .unwrap();
+    let (a, b) = (Shape::Capsule(capsule), Shape::Box(b));
+    let r = shape_shape(&a, &b);
+    let magnitude = a.magnitude().max(b.magnitude());
+    assert!(r.distance > 1.5e144, "{r:?}");
+    for (p, s) in [(r.point_a, &a), (r.point_b, &b)] {
+        let off = shape_shape(&Shape::Point(p), s).distance;
+        assert!(off.abs() <= 1e-11 * magnitude, "{off:e} {r:?}");
+    }
+}

@@ -53,15 +53,18 @@ pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
         for _ in 0..WALKS {
             if c.upper - c.lower <= GJK_EXACT * magnitude && c.lower > 1e-9 * magnitude {
                 let s = c.separation;
-                // Centred on the witness pair, so that each witness is off its box by at most
+                // Along the witnesses' own direction (the certified direction may differ from
+                // it by up to √(2·GJK_EXACT) rad, which far apart moves points off the boxes;
+                // found by fuzzing), centred on them: each witness is off its box by at most
                 // half the (tiny) difference of the bounds.
+                let normal = (s.point_b - s.point_a) / c.upper;
                 let middle = s.point_a + (s.point_b - s.point_a) * 0.5;
-                let half = s.normal * (0.5 * c.lower);
+                let half = normal * (0.5 * c.lower);
                 return Separation {
                     distance: c.lower,
                     point_a: middle - half,
                     point_b: middle + half,
-                    normal: s.normal,
+                    normal,
                 }
                 .with_contact_rounding(magnitude);
             }
@@ -116,12 +119,10 @@ fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
         // The face of `of` whose outward normal is closest to `n`: its four edges.
         let local = of.rotation().tr_mul(n);
         let i = local.iamax();
-        let k: Vec<usize> = (0..8)
-            .filter(|&v| {
-                let c = of.corner(v);
-                (c[i] >= 0.0) == (local[i] >= 0.0)
-            })
-            .collect();
+        // Corner `v` has `+h_i` on axis `i` when bit `i` of `v` is set (also for `h_i = 0`,
+        // whose coordinate's sign says nothing; found by fuzzing).
+        let positive = local[i] >= 0.0;
+        let k: Vec<usize> = (0..8).filter(|&v| (v >> i & 1 == 1) == positive).collect();
         let v: Vec<Point3> = k.iter().map(|&v| of.to_world(&of.corner(v))).collect();
         // Corners of the face in bit order: 0-1, 1-3, 3-2, 2-0 form its boundary.
         [(0, 1), (1, 3), (3, 2), (2, 0)].map(|(x, y)| Segment::from_finite(v[x], v[y]))

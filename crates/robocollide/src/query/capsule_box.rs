@@ -34,9 +34,12 @@ pub fn capsule_box(a: &Capsule, b: &OrientedBox) -> Separation {
         .with_contact_rounding(magnitude)
 }
 
-/// Below this distance (relative to the magnitude) the direction between the closest points
-/// is rounding noise; the pair is measured as touching (separating axes) instead.
-const TOUCHING: Real = 1e-9;
+/// Below this distance (relative to the magnitude) the pair is measured as touching
+/// (separating axes). Above it the excess vector is exact in the box's frame (its components
+/// along unclamped axes are exactly 0), so its direction is a good normal; 1e-9 here put
+/// pairs 1e-10 of a long segment's magnitude apart on the touching path, whose witnesses
+/// then left the capsule (found by fuzzing).
+const TOUCHING: Real = super::separation::CONTACT_ROUNDING;
 
 /// Signed distance from a segment (a) to a box (b), before contact rounding.
 pub(crate) fn segment_box(s: &Segment, b: &OrientedBox, magnitude: Real) -> Separation {

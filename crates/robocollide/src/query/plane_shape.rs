@@ -74,10 +74,13 @@ fn plane_plane(a: &Plane, b: &Plane) -> Separation {
     let m = b.normal();
     let in_a = crate::math::perpendicular_part(&m, &n);
     let step = in_a.norm_squared();
-    let x = if step > 0.0 {
-        a.point() - in_a * (b.height(&a.point()) / step)
+    let x = a.point() - in_a * (b.height(&a.point()) / step);
+    // Parallel (or so nearly that the meeting line is beyond the floats, found by fuzzing):
+    // with the same orientation one half-space contains the other; a's point stands for both.
+    let x = if step > 1e-24 && x.iter().all(|c| c.is_finite()) {
+        x
     } else {
-        a.point() // parallel, same orientation: one contains the other's boundary region
+        a.point()
     };
     Separation {
         distance: -Real::MAX,
