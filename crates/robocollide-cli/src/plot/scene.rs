@@ -78,7 +78,12 @@ where
     let plot_px = chart.plotting_area().dim_in_pixel();
     let px_per_m = f64::from(plot_px.0.min(plot_px.1)) / (2.0 * half);
     let to = |p: &robocollide::math::Point3| (p[h], p[v]);
-    for robot in robots {
+    // The world's obstacles (the robot without joints, `W`) first, behind the robots.
+    let world_first = robots
+        .iter()
+        .filter(|r| r.label.starts_with("W:"))
+        .chain(robots.iter().filter(|r| !r.label.starts_with("W:")));
+    for robot in world_first {
         let fill = robot.color.mix(0.55).filled();
         let edge = robot.color.stroke_width(1);
         for s in robot.shapes {
