@@ -130,12 +130,13 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
             (cell, start, goal)
         }
     };
+    // Robots with joints: the others (the world's obstacles) never move anyway.
+    let movable = || cell.robots.iter().filter(|r| r.model.dof() > 0);
     for label in &args.hold {
-        if !cell.robots.iter().any(|r| &r.label == label) {
+        if !movable().any(|r| &r.label == label) {
             bail!(
-                "--hold {label}: no robot with that label (robots: {})",
-                cell.robots
-                    .iter()
+                "--hold {label}: no robot with joints has that label (robots: {})",
+                movable()
                     .map(|r| r.label.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")

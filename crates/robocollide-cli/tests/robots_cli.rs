@@ -221,7 +221,7 @@ fn avoid_keeps_the_robots_apart_and_writes_plots() {
     assert!(
         text(&o)
             .1
-            .contains("--hold R9: no robot with that label (robots: R1, R2)"),
+            .contains("--hold R9: no robot with joints has that label (robots: R1, R2)"),
         "{:?}",
         text(&o)
     );

@@ -609,11 +609,7 @@ fn fuzz_far_apart_boxes_keep_their_witnesses_on_them() {
     .unwrap();
     let (a, b) = (Shape::Box(a), Shape::Box(b));
     let r = shape_shape(&a, &b);
-    let magnitude = a.magnitude().max(b.magnitude());
-    for (p, s) in [(r.point_a, &a), (r.point_b, &b)] {
-        let off = shape_shape(&Shape::Point(p), s).distance;
-        assert!(off.abs() <= 1e-11 * magnitude, "{off:e} {r:?}");
-    }
+    assert_on_their_shapes(&a, &b, &r);
 }
 
 /// Found by fuzzing: a capsule 1e154 long, 1.5e144 from a box (1e-10 of the magnitude), was
@@ -646,10 +642,122 @@ fn fuzz_long_capsule_close_to_a_box_in_relative_terms() {
     .unwrap();
     let (a, b) = (Shape::Capsule(capsule), Shape::Box(b));
     let r = shape_shape(&a, &b);
-    let magnitude = a.magnitude().max(b.magnitude());
     assert!(r.distance > 1.5e144, "{r:?}");
-    for (p, s) in [(r.point_a, &a), (r.point_b, &b)] {
+    assert_on_their_shapes(&a, &b, &r);
+}
+
+/// Each witness within `1e-11 ×` magnitude of its shape (measured by robocollide's own point
+/// queries, exact for boxes and capsules).
+fn assert_on_their_shapes(a: &Shape, b: &Shape, r: &Separation) {
+    let magnitude = a.magnitude().max(b.magnitude());
+    for (p, s) in [(r.point_a, a), (r.point_b, b)] {
         let off = shape_shape(&Shape::Point(p), s).distance;
         assert!(off.abs() <= 1e-11 * magnitude, "{off:e} {r:?}");
+    }
+}
+
+/// Found by fuzzing: a point 1e-3 from a needle-thin box 1.2e6 long took its normal from the
+/// nearest face while its witnesses followed the exact excess vector
+/// (`point_b − point_a ≠ distance · normal` by 6.5e-4).
+#[test]
+fn fuzz_point_near_a_needle_box_keeps_the_witness_identity() {
+    let m = robocollide::math::Matrix3::new(
+        0.9999999999963395,
+        -2.382313490600047e-6,
+        1.2827898187566979e-6,
+        2.382315841371399e-6,
+        0.9999999999954832,
+        -1.8325475912056778e-6,
+        -1.282785453048055e-6,
+        1.8325506472094762e-6,
+        0.9999999999974981,
+    );
+    let needle = OrientedBox::new(
+        Point3::new(1.2e-321, 0.0, 480.000244140625),
+        m,
+        Vector3::new(0.0, 3.5e-310, 1228478.7450869083),
+    )
+    .unwrap();
+    let (a, b) = (
+        Shape::Point(Point3::new(0.0, 4.65661488537833e-10, 0.0)),
+        Shape::Box(needle),
+    );
+    let r = shape_shape(&a, &b);
+    let magnitude = a.magnitude().max(b.magnitude());
+    assert!(
+        ((r.point_b - r.point_a) - r.normal * r.distance).norm() <= 1e-13 * magnitude,
+        "{r:?}"
+    );
+    assert_on_their_shapes(&a, &b, &r);
+}
+
+/// Found by fuzzing: a segment touching a flat box within rounding at 1e18 m took witnesses
+/// from alternating projections that stopped 3 % of the magnitude off the segment.
+#[test]
+fn fuzz_segment_touching_a_flat_box_far_out_has_witnesses_on_both() {
+    let m = robocollide::math::Matrix3::new(
+        1.0,
+        -1.1460483527530623e-305,
+        6.171029591747258e-306,
+        1.1460483527530623e-305,
+        1.0,
+        -8.81575655963894e-306,
+        -6.171029591747258e-306,
+        8.81575655963894e-306,
+        1.0,
+    );
+    let flat = OrientedBox::new(
+        Point3::new(
+            -589855622955008.0,
+            -2.8483943054991857e18,
+            -2.84839307050274e18,
+        ),
+        m,
+        Vector3::new(
+            2.8483943054991375e18,
+            2.8483943054992686e18,
+            8.815756559680955e-306,
+        ),
+    )
+    .unwrap();
+    let segment = Segment::new(
+        Point3::new(
+            -2.8483931413104896e18,
+            -5.727450673855576e-69,
+            -2.8483943054992686e18,
+        ),
+        Point3::new(
+            -6126220081349571.0,
+            7.11632508782656e-310,
+            -562949953423392.0,
+        ),
+    )
+    .unwrap();
+    let (a, b) = (Shape::Box(flat), Shape::Segment(segment));
+    let r = shape_shape(&a, &b);
+    assert!(r.distance <= 0.0, "{r:?}");
+    assert_on_their_shapes(&a, &b, &r);
+}
+
+/// Found by fuzzing: two opposite half-spaces a rounding error apart gave "apart" one way and
+/// "contact" the other; the slab is now measured along one shared direction.
+#[test]
+fn fuzz_opposite_half_spaces_agree_both_ways() {
+    let mut rng = common::rng(1107);
+    for _ in 0..2000 {
+        let n = unit(&mut rng);
+        let tilt = scale(unit(&mut rng), 1e-13);
+        let p = scale(
+            point_in_box(&mut rng, 1.0),
+            10f64.powi(rng.random_range(-6..=6)),
+        );
+        let q = add(p, scale(n, uniform(&mut rng, -1e-15, 1e-15)));
+        let a = Plane::new(pt(p), n.into()).unwrap();
+        let b = Plane::new(pt(q), -Vector3::from(n) + Vector3::from(tilt)).unwrap();
+        let (x, y) = (
+            shape_shape(&a.into(), &b.into()),
+            shape_shape(&b.into(), &a.into()),
+        );
+        assert_eq!(x.distance, y.distance, "{a:?} {b:?}");
     }
 }

@@ -22,7 +22,7 @@
 
 use super::Separation;
 use super::capsule_box::closest_to_box;
-use super::certificate::{Certified, contact_witnesses};
+use super::certificate::Certified;
 use super::gjk::gjk_separation;
 use super::segment_segment::closest_points;
 use super::support_gap::gap_along;
@@ -53,20 +53,8 @@ pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
         for _ in 0..WALKS {
             if c.upper - c.lower <= GJK_EXACT * magnitude && c.lower > 1e-9 * magnitude {
                 let s = c.separation;
-                // Along the witnesses' own direction (the certified direction may differ from
-                // it by up to √(2·GJK_EXACT) rad, which far apart moves points off the boxes;
-                // found by fuzzing), centred on them: each witness is off its box by at most
-                // half the (tiny) difference of the bounds.
-                let normal = (s.point_b - s.point_a) / c.upper;
-                let middle = s.point_a + (s.point_b - s.point_a) * 0.5;
-                let half = normal * (0.5 * c.lower);
-                return Separation {
-                    distance: c.lower,
-                    point_a: middle - half,
-                    point_b: middle + half,
-                    normal,
-                }
-                .with_contact_rounding(magnitude);
+                return centred(s.point_a, s.point_b, c.lower, c.upper)
+                    .with_contact_rounding(magnitude);
             }
             let Some(n) =
                 crate::math::try_normalize(&(c.separation.point_b - c.separation.point_a))
@@ -80,33 +68,62 @@ pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
         // normal (on b to within the bounds' difference).
         if let Some(g) = gjk_separation(a, b, magnitude) {
             if g.upper - g.lower <= GJK_EXACT * magnitude && g.lower > 1e-9 * magnitude {
-                return Separation {
-                    distance: g.lower,
-                    point_a: g.point_a,
-                    point_b: g.point_a + g.normal * g.lower,
-                    normal: g.normal,
-                }
-                .with_contact_rounding(magnitude);
+                return centred(g.point_a, g.point_b, g.lower, g.upper)
+                    .with_contact_rounding(magnitude);
             }
         }
         if let Some(found) = closest_edges(a, b, gap, &axis, magnitude) {
             return found.with_contact_rounding(magnitude);
         }
     }
-    // Touching or overlapping: the least overlap is the exact depth. (Apart by less than
-    // 1e-9 of the magnitude: the separating axis's certified gap, with its witnesses.)
-    let mut found = contact_witnesses(a, b, &axis);
-    if gap <= 0.0 {
-        found.point_b = found.point_a + axis * gap;
-        found.distance = gap;
+    // Apart by less than 1e-9 of the magnitude: the separating axis's certified gap, with
+    // the closest points of its support features.
+    if gap > 0.0 {
+        let c = box_certify(a, b, &axis);
+        return Separation {
+            distance: c.lower,
+            point_a: c.separation.point_a,
+            point_b: c.separation.point_a + axis * c.lower,
+            normal: axis,
+        }
+        .with_contact_rounding(magnitude);
     }
-    found.with_contact_rounding(magnitude)
+    // Touching or overlapping: the least overlap is the exact depth. Witnesses where the two
+    // touch once b is moved out by the depth along the normal: the closest points of the
+    // support features there (closed forms), a's kept and b's moved back, so that
+    // `point_b − point_a = distance · normal` by construction.
+    let moved = OrientedBox::from_finite(b.center() - axis * gap, *b.rotation(), b.half_extents());
+    let touching = box_certify(a, &moved, &axis);
+    let point_a = touching.separation.point_a;
+    Separation {
+        distance: gap,
+        point_a,
+        point_b: point_a + axis * gap,
+        normal: axis,
+    }
+}
+
+/// A certified distance `lower` reported with the witness pair `x` (on a), `y` (on b),
+/// `|y − x| = upper`: along the witnesses' own direction (a certified direction may differ
+/// from it by up to √(2 (upper − lower) / d) rad, which far apart moves points off the boxes;
+/// found by fuzzing), centred on them, so that each is off its box by at most half the (tiny)
+/// difference of the bounds.
+fn centred(x: Point3, y: Point3, lower: Real, upper: Real) -> Separation {
+    let normal = (y - x) / upper;
+    let middle = x + (y - x) * 0.5;
+    let half = normal * (0.5 * lower);
+    Separation {
+        distance: lower,
+        point_a: middle - half,
+        point_b: middle + half,
+        normal,
+    }
 }
 
 /// The gap of the boxes along unit `n` (a lower bound on their distance) and the closest
 /// points of their support features along it (vertex, edge or face; an upper bound), each
 /// pair in closed form: segment–segment, or a vertex or edge against the solid box whose
-/// face it faces ([`closest_to_box`]), or a face's four edges against the other box.
+/// face it faces ([`closest_to_box`]), or each face's four edges against the other box.
 fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
     let gap = gap_along(a, b, n);
     // A feature of one box against the other solid box: (point on the feature, point on box).
@@ -137,9 +154,14 @@ fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
             let (y, x) = feature_to_box(&fb, a);
             (x, y)
         }
+        // Two faces: the edges of each against the other box (one face may hold the other).
         (None, None) => face_edges(a, n)
             .iter()
             .map(|e| feature_to_box(e, b))
+            .chain(face_edges(b, &-n).iter().map(|e| {
+                let (y, x) = feature_to_box(e, a);
+                (x, y)
+            }))
             .min_by(|p, q| {
                 (p.1 - p.0)
                     .norm_squared()

@@ -13,13 +13,13 @@
 //! six axes (separating-axis theorem), which is therefore exact. Axes from a cross product
 //! shorter than `1e-12` of the segment's length (a segment parallel to a box axis) are
 //! dropped: their facets coincide with face normals' ones. Witnesses come from the touching
-//! position ([`contact_witnesses`]).
+//! position: the segment moved out by the depth along the normal touches the box, where the
+//! closed form above finds the common point exactly.
 //!
 //! A capsule is its segment grown by the radius, so its signed distance is the segment's minus
 //! the radius, in both regimes.
 
 use super::Separation;
-use super::certificate::contact_witnesses;
 use crate::geom::{Capsule, OrientedBox, Segment};
 use crate::math::{Real, Vector3};
 
@@ -68,25 +68,45 @@ pub(crate) fn segment_box(s: &Segment, b: &OrientedBox, magnitude: Real) -> Sepa
             best = (overlap, towards_box);
         }
     };
-    let length = d.norm();
+    let direction = crate::math::try_normalize(&d);
     for i in 0..3 {
         let mut e = Vector3::zeros();
         e[i] = 1.0;
         offer(e);
-        let cross = e.cross(&d);
-        let n = cross.norm();
-        if n > 1e-12 * length {
-            offer(cross / n);
+        // Edge × segment axes, unless nearly parallel (their facets are the faces' then).
+        if let Some(u) = direction {
+            let cross = e.cross(&u);
+            if cross.norm() > 1e-12 {
+                if let Some(axis) = crate::math::try_normalize(&cross) {
+                    offer(axis);
+                }
+            }
         }
     }
-    let normal = b.direction_to_world(&best.1);
-    let mut found = contact_witnesses(s, b, &normal);
-    // The separating-axis value is exact; the gap along the rotated axis agrees to rounding.
-    if best.0 >= 0.0 {
-        found.point_b = found.point_a - normal * best.0;
-        found.distance = -best.0;
+    if best.0 < 0.0 {
+        // Apart by less than the touching bound after all (contact rounding will call it
+        // contact): the exact closest points, with the axis as the normal.
+        return Separation {
+            distance,
+            point_a: b.to_world(&closest.on_segment),
+            point_b: b.to_world(&closest.on_box),
+            normal: b.direction_to_world(&best.1),
+        };
     }
-    found
+    // Witnesses where the two touch once the segment is moved out by the depth (along the
+    // normal, away from the box): its closest point to the box there, exactly, and that point
+    // moved back; so `point_b − point_a = distance · normal` by construction.
+    let (depth, towards_box) = best;
+    let moved = p0 - towards_box * depth;
+    let touching = closest_to_box(&moved, &d, &h);
+    let normal = b.direction_to_world(&towards_box);
+    let point_b = b.to_world(&touching.on_box);
+    Separation {
+        distance: -depth,
+        point_a: point_b + normal * depth,
+        point_b,
+        normal,
+    }
 }
 
 /// Closest points of a segment `p₀ + t d` (`t ∈ [0, 1]`) and the box `[−h, h]`, in the box's

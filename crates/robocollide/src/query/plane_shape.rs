@@ -61,13 +61,19 @@ pub fn plane_shape(a: &Plane, b: &Shape) -> Separation {
 fn plane_plane(a: &Plane, b: &Plane) -> Separation {
     let n = a.normal();
     if n.dot(&b.normal()) <= -OPPOSITE {
-        let distance = a.height(&b.point());
+        // The slab between them, along the mean of a's normal and the reverse of b's: the
+        // same answer, to the bit, with a and b swapped (found by fuzzing: a's normal alone
+        // and b's alone disagreed on the sign of a near-zero width).
+        let mean = crate::math::try_normalize(&(n - b.normal())).unwrap_or(n);
+        let magnitude = a.magnitude().max(b.magnitude());
+        let distance = mean.dot(&(b.point() - a.point()));
         return Separation {
             distance,
-            point_a: b.point() - n * distance,
+            point_a: b.point() - mean * distance,
             point_b: b.point(),
-            normal: n,
-        };
+            normal: mean,
+        }
+        .with_contact_rounding(magnitude);
     }
     // A common point of the two boundary planes: from a's point, move within a's plane along
     // the direction that changes b's height fastest until that height is 0.

@@ -15,14 +15,10 @@ pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_box);
     }
-    point_box(&a.center(), b, magnitude)
+    point_box(&a.center(), b)
         .inflated(a.radius(), 0.0)
         .with_contact_rounding(magnitude)
 }
-
-/// Below this distance (relative to the magnitude) the normal is chosen with the rounding of
-/// the excess vector in mind ([`Separation::between_points`]).
-const CAREFUL: Real = 1e-9;
 
 /// The outward face normal (box frame) of the face nearest to the local point `l`, and how
 /// far inside that face `l` lies (negative outside): the face of least `h_i − |l_i|`.
@@ -40,9 +36,8 @@ pub(crate) fn nearest_face(l: &Vector3, h: &Vector3) -> (Vector3, Real) {
     best
 }
 
-/// Signed distance from a point (a) to a box (b); negative inside. `magnitude` is the pair's
-/// scale (for the normal of a point within rounding of the boundary).
-pub(crate) fn point_box(p: &Point3, b: &OrientedBox, magnitude: Real) -> Separation {
+/// Signed distance from a point (a) to a box (b); negative inside.
+pub(crate) fn point_box(p: &Point3, b: &OrientedBox) -> Separation {
     let l = b.to_local(p);
     let h = b.half_extents();
     let clamped = Vector3::new(
@@ -51,31 +46,20 @@ pub(crate) fn point_box(p: &Point3, b: &OrientedBox, magnitude: Real) -> Separat
         l.z.clamp(-h.z, h.z),
     );
     if clamped != l {
-        // Outside: the excess vector is exact in the box frame; turned into the world once,
-        // it gives both the box's witness and the normal.
+        // Outside: the excess vector is exact in the box frame (zero along unclamped axes), so
+        // its direction is the normal even when it is tiny; turned into the world once, it
+        // gives both the box's witness and the normal.
         let excess = clamped - l;
-        let distance = excess.norm();
-        if distance > CAREFUL * magnitude {
-            let towards_box = b.direction_to_world(&excess);
+        if let Some(unit) = crate::math::try_normalize(&excess) {
+            let distance = unit.dot(&excess);
+            let normal = b.direction_to_world(&unit);
             return Separation {
                 distance,
                 point_a: *p,
-                point_b: p + towards_box,
-                normal: towards_box / distance,
+                point_b: p + normal * distance,
+                normal,
             };
         }
-        let outside = Separation::between_points(
-            Point3::origin(),
-            Point3::from(excess),
-            magnitude,
-            |_, _| -nearest_face(&l, &h).0,
-        );
-        return Separation {
-            distance: outside.distance,
-            point_a: *p,
-            point_b: b.to_world(&clamped),
-            normal: b.direction_to_world(&outside.normal),
-        };
     }
     let (out, depth) = nearest_face(&l, &h);
     let depth = depth.max(0.0);
