@@ -14,9 +14,14 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let _ = parse_robot(text, "fuzz.toml", None);
-    let _ = Cell::parse_with(text, "fuzz.toml", &|request| {
-        parse_robot(UR5, "ur5.toml", request.level)
-    });
+    // Cells with obstacles, attachments and allowed pairs parse or fail by name; a scene
+    // file is one more YAML parser (robot::moveit_scene), fed the same text.
+    let _ = Cell::parse_with(
+        text,
+        "fuzz.toml",
+        &|request| parse_robot(UR5, "ur5.toml", request.level),
+        &|_| robocollide::robot::moveit_scene::parse_scene(text, "fuzz.yaml"),
+    );
     if let Ok(study) = FourCStudy::parse(text, "fuzz.toml") {
         if study.configurations().map_or(0, |c| c.len()) <= 2_000 {
             let _ = study.run();

@@ -17,10 +17,15 @@ const IRB: &str = include_str!("../../data/robots/irb120.toml");
 fn cell() -> &'static Cell {
     static CELL_MODEL: OnceLock<Cell> = OnceLock::new();
     CELL_MODEL.get_or_init(|| {
-        Cell::parse_with(CELL, "cell", &|request| {
-            let text = if request.path.contains("ur5") { UR5 } else { IRB };
-            parse_robot(text, request.path, request.level)
-        })
+        Cell::parse_with(
+            CELL,
+            "cell",
+            &|request| {
+                let text = if request.path.contains("ur5") { UR5 } else { IRB };
+                parse_robot(text, request.path, request.level)
+            },
+            &|scene| Err(robocollide::Error::Parse(format!("no scene {scene}"))),
+        )
         .expect("the shipped cell parses")
     })
 }
