@@ -339,6 +339,33 @@ impl<'a> CellChecker<'a> {
         best
     }
 
+    /// For every pair at the last posed configuration, into `out`: its distance where a cheap
+    /// lower bound (the gap between the two cores' bounding spheres) is at most `limits[k]`,
+    /// else that lower bound; `exact[k]` says which. Guaranteed sweeps pass each pair's motion
+    /// bound as its limit: a lower bound above it certifies the pair as well as the distance
+    /// would, and far pairs (a robot's other end, distant obstacles) cost a sphere test.
+    pub fn pair_distances_within(
+        &self,
+        limits: &[Real],
+        out: &mut Vec<Real>,
+        exact: &mut Vec<bool>,
+    ) {
+        out.clear();
+        exact.clear();
+        let c = self.pose.cores();
+        for (k, &(a, b)) in self.flat_pairs.iter().enumerate() {
+            let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
+            let gap = (cb - ca).norm() - ra - rb;
+            if gap > limits[k] {
+                out.push(gap);
+                exact.push(false);
+            } else {
+                out.push(self.distance(k));
+                exact.push(true);
+            }
+        }
+    }
+
     /// Distances of every pair at the last posed configuration, into `out`.
     pub fn pair_distances(&self, out: &mut Vec<Real>) {
         out.clear();

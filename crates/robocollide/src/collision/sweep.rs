@@ -113,6 +113,8 @@ struct Segment<'c, 'a> {
     /// Evaluations left for the current segment.
     budget: usize,
     body_bounds: Vec<Vec<Real>>,
+    /// Per pair, the motion bound over the current row segment (see `set_limits`).
+    limits: Vec<Real>,
 }
 
 impl Segment<'_, '_> {
@@ -122,8 +124,18 @@ impl Segment<'_, '_> {
         self.checker.pose(q);
         let mut distances = Vec::new();
         if self.min_interval.is_finite() {
-            self.checker.pair_distances(&mut distances);
-            let (pair, distance) = smallest(&distances);
+            // Far pairs get a lower bound above their motion bound over the whole row
+            // segment (enough to certify them on any part of it); the smallest entry is made
+            // exact until it is an exact distance, so the sample is the true closest pair.
+            let mut exact = Vec::new();
+            self.checker
+                .pair_distances_within(&self.limits, &mut distances, &mut exact);
+            let (mut pair, mut distance) = smallest(&distances);
+            while !exact.get(pair).copied().unwrap_or(true) {
+                distances[pair] = self.checker.distance(pair);
+                exact[pair] = true;
+                (pair, distance) = smallest(&distances);
+            }
             return (
                 distances,
                 Sample {
@@ -145,6 +157,29 @@ impl Segment<'_, '_> {
                 given,
             },
         )
+    }
+
+    /// Each pair's motion bound over the stretch `qa → qb` (the sum of its bodies'),
+    /// as the limits of [`CellChecker::pair_distances_within`]; `-∞` (every pair exact) for a
+    /// row with no segment after it.
+    fn set_limits(&mut self, segment: Option<(&[Real], &[Real])>) {
+        let pairs = self.checker.pairs().len();
+        self.limits.clear();
+        let Some((qa, qb)) = segment else {
+            self.limits.resize(pairs, Real::NEG_INFINITY);
+            return;
+        };
+        for r in 0..self.body_bounds.len() {
+            let (fr, tr) = (self.checker.robot_q(qa, r), self.checker.robot_q(qb, r));
+            self.bound.bodies(r, fr, tr, &mut self.body_bounds[r]);
+        }
+        let bounds = &self.body_bounds;
+        self.limits.extend(
+            self.checker
+                .pairs()
+                .iter()
+                .map(|p| bounds[p.robot_a][p.body_a] + bounds[p.robot_b][p.body_b]),
+        );
     }
 
     /// Certifies `[s0, s1]` of the segment `qa → qb` (times `ta → tb`) given the pair
@@ -200,6 +235,9 @@ impl Segment<'_, '_> {
         self.budget -= 1;
         let mut q = Vec::new();
         interpolate(qa, qb, mid, &mut q);
+        // The midpoint's distances certify [mid, s1] and its parts: bounds over that stretch
+        // are the limits below which pairs are measured exactly.
+        self.set_limits(Some((&q, &to)));
         let (at_mid, sample) = self.evaluate(&q, t_mid, false);
         self.certify(qa, qb, ta, tb, s0, mid, at_s0);
         self.samples.push(sample);
@@ -230,9 +268,19 @@ fn sweep_rows(
         uncertified: Vec::new(),
         budget: 0,
         body_bounds: vec![Vec::new(); robots],
+        limits: Vec::new(),
     };
     let n = trajectory.len();
     for k in rows {
+        if matches!(mode, SweepMode::Guaranteed { .. }) {
+            let next = (k + 1 < n).then(|| {
+                (
+                    trajectory.configs[k].as_slice(),
+                    trajectory.configs[k + 1].as_slice(),
+                )
+            });
+            segment.set_limits(next);
+        }
         let (at_k, sample) = segment.evaluate(&trajectory.configs[k], trajectory.times[k], true);
         segment.samples.push(sample);
         if k + 1 < n && matches!(mode, SweepMode::Guaranteed { .. }) {
