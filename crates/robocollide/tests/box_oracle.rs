@@ -761,3 +761,31 @@ fn fuzz_opposite_half_spaces_agree_both_ways() {
         assert_eq!(x.distance, y.distance, "{a:?} {b:?}");
     }
 }
+
+/// Found by CI's fuzz pass: half-spaces opposite to within 8e-10 rad, their points 1e191
+/// apart sideways: a's witness was off its plane by the slab's tilt times that offset.
+#[test]
+fn fuzz_nearly_opposite_half_spaces_far_apart_keep_witnesses_on_their_planes() {
+    let a = Plane::new(
+        Point3::new(
+            -1.8484435356952542e-6,
+            2.09245407614984e-110,
+            -1.6189967186747512e89,
+        ),
+        Vector3::new(-1.211161816955363e-301, 0.0, -1.0),
+    )
+    .unwrap();
+    let b = Plane::new(
+        Point3::new(1.0958803444268509e191, 1.3034964219016732e190, 1.30784e-319),
+        Vector3::new(8.268046921161842e-19, 8.15119612023279e-10, 1.0),
+    )
+    .unwrap();
+    let r = shape_shape(&a.into(), &b.into());
+    let magnitude = a.magnitude().max(b.magnitude());
+    assert!(a.height(&r.point_a).abs() <= 1e-13 * magnitude, "{r:?}");
+    assert!(b.height(&r.point_b).abs() <= 1e-13 * magnitude, "{r:?}");
+    // Scaled before the norm, which would overflow.
+    let off = (((r.point_b - r.point_a) - r.normal * r.distance) / magnitude).norm();
+    assert!(off <= 1e-13, "{off:e} {r:?}");
+    assert_eq!(shape_shape(&b.into(), &a.into()).distance, r.distance);
+}

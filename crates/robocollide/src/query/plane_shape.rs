@@ -61,16 +61,20 @@ pub fn plane_shape(a: &Plane, b: &Shape) -> Separation {
 fn plane_plane(a: &Plane, b: &Plane) -> Separation {
     let n = a.normal();
     if n.dot(&b.normal()) <= -OPPOSITE {
-        // The slab between them, along the mean of a's normal and the reverse of b's: the
-        // same answer, to the bit, with a and b swapped (found by fuzzing: a's normal alone
-        // and b's alone disagreed on the sign of a near-zero width).
+        // The slab between them, along the mean of a's normal and the reverse of b's, with
+        // witnesses where the line along it through the midpoint of their points meets each
+        // plane: the same answer, to the bit, with a and b swapped, and each witness on its
+        // plane also when the normals are opposite only to 1e-6 rad and the points far apart
+        // (both found by fuzzing).
         let mean = crate::math::try_normalize(&(n - b.normal())).unwrap_or(n);
+        let middle = a.point() + (b.point() - a.point()) * 0.5;
+        let along = |p: &Plane| p.height(&middle) / p.normal().dot(&mean);
+        let (to_a, to_b) = (along(a), along(b));
         let magnitude = a.magnitude().max(b.magnitude());
-        let distance = mean.dot(&(b.point() - a.point()));
         return Separation {
-            distance,
-            point_a: b.point() - mean * distance,
-            point_b: b.point(),
+            distance: to_a - to_b,
+            point_a: middle - mean * to_a,
+            point_b: middle - mean * to_b,
             normal: mean,
         }
         .with_contact_rounding(magnitude);
