@@ -50,7 +50,15 @@ pub(crate) fn point_box(p: &Point3, b: &OrientedBox) -> Separation {
         // its direction is the normal even when it is tiny; turned into the world once, it
         // gives both the box's witness and the normal.
         let excess = clamped - l;
-        if let Some(unit) = crate::math::try_normalize(&excess) {
+        // Lengths whose squares are normal numbers divide directly; tinier ones are scaled
+        // first (`try_normalize`).
+        let length = excess.norm();
+        let unit = if length > 1e-140 && length.is_finite() {
+            Some(excess / length)
+        } else {
+            crate::math::try_normalize(&excess)
+        };
+        if let Some(unit) = unit {
             let distance = unit.dot(&excess);
             let normal = b.direction_to_world(&unit);
             return Separation {
