@@ -23,7 +23,7 @@ pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
 /// The outward face normal (box frame) of the face nearest to the local point `l`, and how
 /// far inside that face `l` lies (negative outside): the face of least `h_i − |l_i|`.
 #[inline]
-pub(crate) fn nearest_face(l: &Vector3, h: &Vector3) -> (Vector3, Real) {
+fn nearest_face(l: &Vector3, h: &Vector3) -> (Vector3, Real) {
     let mut best = (Vector3::zeros(), Real::INFINITY);
     for i in 0..3 {
         let depth = h[i] - l[i].abs();
