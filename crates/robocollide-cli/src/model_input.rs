@@ -4,10 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
-use robocollide::robot::Cell;
-use robocollide::robot::urdf::{UrdfOptions, is_urdf_path, load_urdf};
+use robocollide::robot::{Cell, CellOptions, CellSource};
 
 /// Options for a URDF given directly.
 #[derive(Debug, Args)]
@@ -39,29 +38,10 @@ pub fn load_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
 }
 
 fn read_cell(path: &Path, options: &ModelOptions) -> Result<Cell> {
-    let mut cell = read_robots(path, options)?;
-    if let Some(scene) = &options.scene {
-        cell.add_world_obstacles(robocollide::robot::moveit_scene::load_scene(scene)?)?;
-    }
-    Ok(cell)
-}
-
-fn read_robots(path: &Path, options: &ModelOptions) -> Result<Cell> {
-    if is_urdf_path(path) {
-        let model = load_urdf(
-            path,
-            options.srdf.as_deref(),
-            &UrdfOptions {
-                cylinders_as_capsules: options.cylinders_as_capsules,
-            },
-        )?;
-        return Ok(Cell::single(model));
-    }
-    if options.srdf.is_some() || options.cylinders_as_capsules {
-        bail!(
-            "--srdf and --cylinders-as-capsules apply to a URDF model (a .urdf file); {} is a cell file: give `srdf = \"…\"` in its [[robots]] entry instead",
-            path.display()
-        );
-    }
-    Ok(Cell::load(path)?)
+    let options = CellOptions {
+        srdf: options.srdf.clone(),
+        scene: options.scene.clone(),
+        cylinders_as_capsules: options.cylinders_as_capsules,
+    };
+    Ok(CellSource::read(path, &options)?.1)
 }

@@ -160,7 +160,7 @@ fn urdf_options_on_a_cell_file_and_bad_urdf_are_clear_errors() {
     assert!(
         text(&o)
             .1
-            .contains("--srdf and --cylinders-as-capsules apply to a URDF model")
+            .contains("an SRDF (--srdf) and cylinders-as-capsules apply to a URDF model")
     );
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.urdf");

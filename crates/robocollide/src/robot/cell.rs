@@ -35,7 +35,7 @@ use toml::Spanned;
 use super::body::BodyShape;
 use super::detail::DetailLevel;
 use super::model::RobotModel;
-use super::model_file::{BodyRecord, PoseRecord, load_robot};
+use super::model_file::{BodyRecord, PoseRecord};
 use super::obstacles::{
     AllowedPair, AllowedRecord, ObstacleRecord, SceneObjects, WorldObstacle, WorldRecords,
     place_obstacles,
@@ -58,57 +58,6 @@ pub struct ModelRequest<'a> {
     pub srdf: Option<&'a str>,
     /// `cylinders_as_capsules = true` (URDF models).
     pub cylinders_as_capsules: bool,
-}
-
-#[cfg(feature = "urdf")]
-fn is_urdf_path(path: &Path) -> bool {
-    super::urdf::is_urdf_path(path)
-}
-
-#[cfg(not(feature = "urdf"))]
-fn is_urdf_path(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("urdf"))
-}
-
-#[cfg(feature = "urdf")]
-fn load_urdf_model(path: &Path, request: &ModelRequest, folder: &Path) -> Result<RobotModel> {
-    if let Some(level) = request.level {
-        return Err(Error::Parse(format!(
-            "{}: level `{}` applies to DH model files; a URDF brings its own collision bodies",
-            request.path,
-            level.name()
-        )));
-    }
-    let srdf = request.srdf.map(|s| folder.join(s));
-    super::urdf::load_urdf(
-        path,
-        srdf.as_deref(),
-        &super::urdf::UrdfOptions {
-            cylinders_as_capsules: request.cylinders_as_capsules,
-        },
-    )
-}
-
-#[cfg(not(feature = "urdf"))]
-fn load_urdf_model(path: &Path, _: &ModelRequest, _: &Path) -> Result<RobotModel> {
-    Err(Error::Parse(format!(
-        "{}: reading URDF needs robocollide's `urdf` feature",
-        path.display()
-    )))
-}
-
-#[cfg(feature = "moveit")]
-fn load_scene_file(path: &Path) -> Result<SceneObjects> {
-    super::moveit_scene::load_scene(path)
-}
-
-#[cfg(not(feature = "moveit"))]
-fn load_scene_file(path: &Path) -> Result<SceneObjects> {
-    Err(Error::Parse(format!(
-        "{}: reading MoveIt scenes needs robocollide's `moveit` feature",
-        path.display()
-    )))
 }
 
 /// A robot placed in a cell.
@@ -196,23 +145,12 @@ impl Cell {
 
     /// Parses a cell from `text`; `file` names it in errors, `folder` resolves model paths.
     pub fn parse(text: &str, file: &str, folder: &Path) -> Result<Cell> {
+        let fetch = |path: &Path| read_text_file(path);
         let mut cell = Self::parse_with(
             text,
             file,
-            &|request| {
-                let path = folder.join(request.path);
-                if is_urdf_path(&path) {
-                    return load_urdf_model(&path, request, folder);
-                }
-                if request.srdf.is_some() || request.cylinders_as_capsules {
-                    return Err(Error::Parse(format!(
-                        "{}: `srdf` and `cylinders_as_capsules` apply to URDF models only",
-                        request.path
-                    )));
-                }
-                load_robot(&path, request.level)
-            },
-            &|scene| load_scene_file(&folder.join(scene)),
+            &|request| super::cell_source::model_for(request, folder, &fetch),
+            &|scene| super::cell_source::scene_for(scene, folder, &fetch),
         )?;
         cell.trajectory = cell.trajectory.map(|t| folder.join(t));
         Ok(cell)

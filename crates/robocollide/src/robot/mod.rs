@@ -10,6 +10,7 @@
 
 mod body;
 mod cell;
+mod cell_source;
 mod detail;
 mod model;
 pub mod model_file;
@@ -25,6 +26,7 @@ pub mod urdf;
 
 pub use body::{Anchor, Body, BodyShape};
 pub use cell::{Cell, CellRobot, ModelRequest};
+pub use cell_source::{CellOptions, CellSource};
 pub use detail::{DetailLevel, detail_bodies};
 pub use model::{ModelFormat, RobotModel};
 pub use obstacles::{AllowedPair, SceneObjects, WORLD_LABEL};
