@@ -319,4 +319,31 @@ impl Cell {
     pub fn dof(&self) -> usize {
         self.robots.iter().map(|r| r.model.dof()).sum()
     }
+
+    /// Per joint value of the whole cell (all robots, in order), the factor from the cell
+    /// file's units (e.g. degrees, millimetres) to radians or metres.
+    pub fn joint_scales(&self) -> Vec<Real> {
+        self.robots
+            .iter()
+            .flat_map(|r| r.model.tree().variable_kinds())
+            .map(|kind| self.units.joint_scale(kind))
+            .collect()
+    }
+
+    /// A whole-cell configuration given in the cell file's units, in radians and metres;
+    /// the error names the expected length.
+    pub fn configuration_from_units(&self, q: &[Real]) -> Result<Vec<Real>> {
+        let scales = self.joint_scales();
+        if q.len() != scales.len() {
+            return Err(Error::LengthMismatch {
+                what: format!(
+                    "joint values of cell `{}` (all robots, in order)",
+                    self.name
+                ),
+                expected: scales.len(),
+                got: q.len(),
+            });
+        }
+        Ok(q.iter().zip(&scales).map(|(v, s)| v * s).collect())
+    }
 }

@@ -1,0 +1,80 @@
+"""robocollide: exact, robust collision detection for robots modelled by spheres, capsules,
+cylinders and boxes.
+
+Every computation happens in the Rust library (``robocollide`` crate); this package is its
+Python face. Conventions: metres and radians (cell configurations in the cell file's units);
+signed distances are ``> 0`` apart and ``<= 0`` in contact (minus the penetration depth);
+normals point from the first shape to the second, and ``point_b - point_a = distance * normal``.
+
+Bad input raises :class:`RobocollideError` (a ``ValueError``) whose message names the file,
+line or field at fault; a planner that finds no path raises :class:`PlanningError`.
+"""
+
+from ._robocollide import (
+    Box,
+    Capsule,
+    Cell,
+    CheckReport,
+    Cylinder,
+    Element,
+    PairReport,
+    PlanningError,
+    Plane,
+    Point,
+    RobocollideError,
+    Segment,
+    Separation,
+    Separations,
+    Shape,
+    ShapeArray,
+    Sphere,
+    SweepReport,
+    VelocityFilter,
+    __version__,
+    _cell_from_sources,
+    boxes,
+    capsules,
+    cylinders,
+    distance,
+    distances,
+    four_c_study,
+    load_cell,
+    parse_shape,
+    points,
+    segments,
+    spheres,
+)
+
+__all__ = [
+    "Box",
+    "Capsule",
+    "Cell",
+    "CheckReport",
+    "Cylinder",
+    "Element",
+    "PairReport",
+    "PlanningError",
+    "Plane",
+    "Point",
+    "RobocollideError",
+    "Segment",
+    "Separation",
+    "Separations",
+    "Shape",
+    "ShapeArray",
+    "Sphere",
+    "SweepReport",
+    "VelocityFilter",
+    "__version__",
+    "boxes",
+    "capsules",
+    "cylinders",
+    "distance",
+    "distances",
+    "four_c_study",
+    "load_cell",
+    "parse_shape",
+    "points",
+    "segments",
+    "spheres",
+]
