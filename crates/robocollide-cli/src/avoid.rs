@@ -217,7 +217,7 @@ pub fn run(args: &AvoidArgs) -> Result<ExitCode> {
             &serde_json::json!({"cell": cell.name, "settings": settings, "filtered": filtered, "unfiltered": unfiltered}),
         )?,
     )?;
-    crate::plot::avoid_plot(
+    robocollide_plot::avoid_plot(
         &args.out,
         &format!("{} — velocity filter", cell.name),
         &filtered,

@@ -19,8 +19,8 @@ use robocollide::robot::model_file::parse_robot;
 
 use crate::check::describe;
 use crate::distance::fmt_num;
-use crate::plot::{RobotShapes, scene_picture};
 use crate::sweep::{run_sweep, summary, write_outputs};
+use robocollide_plot::{RobotShapes, scene_picture};
 
 const CELL: &str = include_str!("../../../data/cells/ur5_irb120.toml");
 const TRAJECTORY: &str = include_str!("../../../data/cells/ur5_irb120_collide.csv");
@@ -153,7 +153,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
     )?;
     // The moment of closest approach: the smallest distance among the sweep's points and a
     // dense pass over the whole trajectory.
-    let dense = crate::sweep::display_curve(&mut checker, &trajectory);
+    let dense = robocollide_plot::display_curve(&mut checker, &trajectory);
     let deepest = guaranteed
         .samples
         .iter()

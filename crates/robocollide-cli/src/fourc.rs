@@ -123,7 +123,7 @@ pub fn run(args: &FourCArgs) -> Result<ExitCode> {
     }
     crate::output::create_folder(&args.out)?;
     crate::output::write_file(&args.out.join("fourc.json"), json)?;
-    crate::plot::fourc_plot(&args.out.join("fourc.png"), &report, &curves)?;
+    robocollide_plot::fourc_plot(&args.out.join("fourc.png"), &report, &curves)?;
     if !args.json {
         println!("Wrote fourc.json and fourc.png to {}", args.out.display());
     }

@@ -10,7 +10,6 @@ mod model_input;
 mod output;
 mod plan;
 mod plan2d;
-mod plot;
 mod sweep;
 
 use std::process::ExitCode;

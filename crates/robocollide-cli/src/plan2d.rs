@@ -102,7 +102,7 @@ pub fn run(args: &Plan2dArgs) -> Result<ExitCode> {
         &args.out.join("plan2d.json"),
         serde_json::to_string_pretty(&serde_json::json!({"plan": plan, "verified": verified}))?,
     )?;
-    crate::plot::plan2d_picture(&args.out.join("plan2d.png"), &mut validity, &circles, &plan)?;
+    robocollide_plot::plan2d_picture(&args.out.join("plan2d.png"), &mut validity, &circles, &plan)?;
     println!("Wrote plan2d.png and plan2d.json to {}", args.out.display());
     Ok(if verified {
         ExitCode::SUCCESS

@@ -6,13 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use robocollide::collision::{
-    CellChecker, Sample, SweepMode, SweepReport, Trajectory, config_at, sweep,
-};
+use robocollide::collision::{CellChecker, SweepMode, SweepReport, Trajectory, sweep};
 
 use crate::check::pair_line;
 use crate::distance::fmt_num;
-use crate::plot::{DistancePlot, distance_plot};
+use robocollide_plot::{DistancePlot, distance_plot};
 
 /// Arguments of `robocollide sweep`.
 #[derive(Debug, Args)]
@@ -146,25 +144,6 @@ pub fn summary(report: &SweepReport, samples: usize, mode: SweepMode) -> String 
     out
 }
 
-/// The minimum distance at 600 evenly spaced times, for drawing only (the report's
-/// guarantees come from the sweep, not from this curve).
-pub fn display_curve(checker: &mut CellChecker<'_>, trajectory: &Trajectory) -> Vec<Sample> {
-    let (t0, t1) = (trajectory.times[0], trajectory.times[trajectory.len() - 1]);
-    let n = 600;
-    (0..=n)
-        .filter_map(|i| {
-            let t = t0 + (t1 - t0) * i as f64 / n as f64;
-            checker.pose(&config_at(trajectory, t));
-            checker.closest().map(|c| Sample {
-                t,
-                distance: c.distance,
-                pair: c.pair,
-                given: false,
-            })
-        })
-        .collect()
-}
-
 /// Writes distance.csv, sweep.json and the plots into `folder`.
 pub fn write_outputs(
     folder: &Path,
@@ -188,7 +167,7 @@ pub fn write_outputs(
         &folder.join("sweep.json"),
         serde_json::to_string_pretty(report)?,
     )?;
-    let curve = display_curve(checker, trajectory);
+    let curve = robocollide_plot::display_curve(checker, trajectory);
     distance_plot(
         folder,
         "distance",

@@ -75,6 +75,11 @@ pub fn _cell_from_sources(
 }
 
 impl Cell {
+    /// The library's cell.
+    pub fn inner(&self) -> &RustCell {
+        &self.cell
+    }
+
     /// A configuration in cell units as radians and metres, validated (finite, right length).
     fn internal(&self, q: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<f64>> {
         let values = numbers(q, field)?;
@@ -112,7 +117,7 @@ impl Cell {
         let dof = self.cell.dof();
         let data = rows(q, dof, field)?;
         data.chunks(dof.max(1))
-            .take(if dof == 0 { 0 } else { data.len() / dof })
+            .take(data.len().checked_div(dof).unwrap_or(0))
             .enumerate()
             .map(|(k, row)| {
                 self.cell
@@ -255,7 +260,10 @@ impl Cell {
             .iter()
             .map(|r| r.as_ref().map_or(f64::INFINITY, |x| x.0))
             .collect();
-        dict.set_item("collision", d.iter().map(|&x| x <= 0.0).collect::<Vec<_>>())?;
+        dict.set_item(
+            "collision",
+            PyArray1::from_iter(py, d.iter().map(|&x| x <= 0.0)),
+        )?;
         dict.set_item("distance", PyArray1::from_vec(py, d))?;
         dict.set_item(
             "closest",
@@ -356,12 +364,41 @@ impl Cell {
         Ok(array2(py, data, columns.len()))
     }
 
+    /// Reads a trajectory CSV in the cell's format (`time, joints…` in cell units; the
+    /// header rule and errors as `robocollide sweep`): returns `(times (m,), q (m, dof))` in
+    /// cell units. `path=None`: the cell's own `trajectory`.
+    #[pyo3(signature = (path=None))]
+    fn read_trajectory<'py>(
+        &self,
+        py: Python<'py>,
+        path: Option<PathBuf>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
+        let path = path
+            .or_else(|| self.cell.trajectory.clone())
+            .ok_or_else(|| {
+                bad(format!(
+                    "cell `{}` names no trajectory: give a path",
+                    self.cell.name
+                ))
+            })?;
+        let trajectory = Trajectory::load(&path, &self.cell).map_err(error)?;
+        let q: Vec<f64> = trajectory
+            .configs
+            .iter()
+            .flat_map(|q| self.to_units(q))
+            .collect();
+        Ok((
+            PyArray1::from_vec(py, trajectory.times),
+            array2(py, q, self.cell.dof()),
+        ))
+    }
+
     /// Sweeps a trajectory: `times` (m,) increasing seconds, `q` (m, dof) in cell units.
     /// `guaranteed=True` certifies every stretch between rows (no contact can be missed),
     /// bisecting down to `min_interval` seconds; `False` checks the rows only.
     #[pyo3(signature = (times, q, guaranteed=true, min_interval=1e-6, self_collision=true))]
     fn sweep(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         times: &Bound<'_, PyAny>,
         q: &Bound<'_, PyAny>,
@@ -369,8 +406,9 @@ impl Cell {
         min_interval: f64,
         self_collision: bool,
     ) -> PyResult<SweepReport> {
+        let this = slf.get();
         let times = numbers(times, "times")?;
-        let configs = self.configurations(q, "q")?;
+        let configs = this.configurations(q, "q")?;
         let trajectory = Trajectory::new(vec![], times, configs).map_err(error)?;
         if !(min_interval.is_finite() && min_interval > 0.0) {
             return Err(bad(format!(
@@ -383,7 +421,7 @@ impl Cell {
             SweepMode::Sampled
         };
         let (report, labels) = py.detach(|| {
-            let mut checker = CellChecker::new(&self.cell, self_collision);
+            let mut checker = CellChecker::new(&this.cell, self_collision);
             let labels = checker
                 .pairs()
                 .iter()
@@ -399,6 +437,9 @@ impl Cell {
         Ok(SweepReport {
             report: report.map_err(error)?,
             labels,
+            cell: slf.clone().unbind(),
+            trajectory,
+            self_collision,
         })
     }
 

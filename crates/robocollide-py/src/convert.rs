@@ -19,7 +19,7 @@ create_exception!(
     robocollide,
     PlanningError,
     pyo3::exceptions::PyRuntimeError,
-    "The planner found no path within its limits (the message says which)."
+    "The planner found no path: an invalid start or goal, or none within its limits (the message says which)."
 );
 
 /// A library error as the package's exception.

@@ -316,6 +316,12 @@ pub struct SweepReport {
     pub report: collision::SweepReport,
     /// The cell's pairs' elements, by pair index (for `samples`' closest pairs).
     pub labels: Vec<(String, String)>,
+    /// The swept cell (for `plot`).
+    pub cell: Py<crate::cell::Cell>,
+    /// The swept trajectory (radians and metres).
+    pub trajectory: robocollide::collision::Trajectory,
+    /// Whether self pairs were checked.
+    pub self_collision: bool,
 }
 
 #[pymethods]
@@ -380,6 +386,36 @@ impl SweepReport {
                 .collect::<Vec<_>>(),
         )?;
         Ok(dict)
+    }
+    /// Draws distance over time to `path` (PNG, or SVG for a `.svg` path) as
+    /// `robocollide sweep --out` does: the minimum distance at 600 times, the evaluated rows
+    /// and bisection points, contact intervals and the first contact.
+    #[pyo3(signature = (path, title=None))]
+    fn plot(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        title: Option<String>,
+    ) -> PyResult<()> {
+        let cell = self.cell.bind(py).get().inner();
+        let title = title.unwrap_or_else(|| format!("{} — distance over time", cell.name));
+        py.detach(|| {
+            let mut checker = robocollide::collision::CellChecker::new(cell, self.self_collision);
+            let curve = robocollide_plot::display_curve(&mut checker, &self.trajectory);
+            robocollide_plot::distance_plot_file(
+                &path,
+                &robocollide_plot::DistancePlot {
+                    title: &title,
+                    curve: &curve,
+                    samples: &self.report.samples,
+                    threshold: cell.threshold,
+                    intervals: &self.report.collision_intervals,
+                    first_collision: self.report.first_collision.as_ref().map(|(t, _)| *t),
+                    comparison: None,
+                },
+            )
+        })
+        .map_err(|e| crate::convert::bad(format!("{e:#}")))
     }
     /// Plain Python values (the same JSON as `robocollide sweep --json`'s report).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -1,4 +1,6 @@
-//! Pictures: distance over time (PNG and SVG) and orthographic views of the robots.
+//! Pictures of robocollide's results (plotters): distance over time (PNG and SVG),
+//! orthographic views of the robots, the velocity filter's runs, the 4C study's curves and
+//! the planar planner's scene. Shared by the command-line tool and the Python package.
 //!
 //! Text is drawn with the DejaVu Sans font shipped in `assets/` (plotters' `ab_glyph`
 //! backend), so no system fonts are needed.
@@ -10,9 +12,9 @@ use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
-use robocollide::collision::Sample;
+use robocollide::collision::{CellChecker, Sample, Trajectory, config_at};
 
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
 /// The legend box used by every chart: top right, translucent white, 13 px text.
 fn draw_legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<()>
@@ -204,6 +206,42 @@ where
     draw_legend(&mut chart)?;
     root.present().map_err(|e| anyhow!("{e}"))?;
     Ok(())
+}
+
+/// The minimum distance at 600 evenly spaced times, for drawing only (the report's
+/// guarantees come from the sweep, not from this curve).
+pub fn display_curve(checker: &mut CellChecker<'_>, trajectory: &Trajectory) -> Vec<Sample> {
+    let (t0, t1) = (trajectory.times[0], trajectory.times[trajectory.len() - 1]);
+    let n = 600;
+    (0..=n)
+        .filter_map(|i| {
+            let t = t0 + (t1 - t0) * i as f64 / n as f64;
+            checker.pose(&config_at(trajectory, t));
+            checker.closest().map(|c| Sample {
+                t,
+                distance: c.distance,
+                pair: c.pair,
+                given: false,
+            })
+        })
+        .collect()
+}
+
+/// Writes the distance plot to `path`: SVG when its extension is `.svg`, else PNG.
+pub fn distance_plot_file(path: &Path, plot: &DistancePlot) -> Result<()> {
+    register_font();
+    let svg = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let drawn = if svg {
+        draw_distance(SVGBackend::new(path, (1100, 560)).into_drawing_area(), plot)
+    } else {
+        draw_distance(
+            BitMapBackend::new(path, (1100, 560)).into_drawing_area(),
+            plot,
+        )
+    };
+    drawn.with_context(|| format!("writing {}", path.display()))
 }
 
 /// Writes the distance plot as `stem.png` and `stem.svg` in `folder`.
