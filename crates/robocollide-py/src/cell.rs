@@ -26,6 +26,9 @@ use crate::convert::{PlanningError, array2, bad, error, numbers, point, rows};
 use crate::reports::{CheckReport, SweepReport, to_plain};
 use crate::shapes::to_python;
 
+/// A trajectory's times (m,) and configurations (m, dof).
+type TimesAndConfigurations<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
+
 /// Robots and obstacles in one world.
 #[pyclass(module = "robocollide", frozen)]
 pub struct Cell {
@@ -372,7 +375,7 @@ impl Cell {
         &self,
         py: Python<'py>,
         path: Option<PathBuf>,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>)> {
+    ) -> PyResult<TimesAndConfigurations<'py>> {
         let path = path
             .or_else(|| self.cell.trajectory.clone())
             .ok_or_else(|| {
