@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
@@ -29,11 +30,55 @@ use crate::shapes::to_python;
 /// A trajectory's times (m,) and configurations (m, dof).
 type TimesAndConfigurations<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray2<f64>>);
 
+self_cell::self_cell!(
+    /// A checker kept with the cell it borrows (building one per call costs more than a
+    /// check).
+    struct CachedChecker {
+        owner: Arc<RustCell>,
+        #[covariant]
+        dependent: CellChecker,
+    }
+);
+
+self_cell::self_cell!(
+    /// A velocity filter kept with the cell it borrows.
+    struct CachedFilter {
+        owner: Arc<RustCell>,
+        #[covariant]
+        dependent: RustFilter,
+    }
+);
+
 /// Robots and obstacles in one world.
 #[pyclass(module = "robocollide", frozen)]
 pub struct Cell {
     source: CellSource,
-    cell: RustCell,
+    cell: Arc<RustCell>,
+    /// Checkers without and with self pairs, built on first use.
+    checkers: [Mutex<Option<CachedChecker>>; 2],
+}
+
+impl Cell {
+    fn new(source: CellSource, cell: RustCell) -> Self {
+        Self {
+            source,
+            cell: Arc::new(cell),
+            checkers: [Mutex::new(None), Mutex::new(None)],
+        }
+    }
+
+    /// Runs `f` with this cell's checker (self pairs included or not), built on first use.
+    fn with_checker<R>(&self, include_self: bool, f: impl FnOnce(&mut CellChecker<'_>) -> R) -> R {
+        let mut slot = self.checkers[usize::from(include_self)]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let cached = slot.get_or_insert_with(|| {
+            CachedChecker::new(self.cell.clone(), |cell| {
+                CellChecker::new(cell, include_self)
+            })
+        });
+        cached.with_dependent_mut(|_, checker| f(checker))
+    }
 }
 
 /// Loads a cell file (TOML), or a URDF robot (a one-robot cell `R1`) with an optional SRDF;
@@ -52,7 +97,7 @@ pub fn load_cell(
         cylinders_as_capsules,
     };
     let (source, cell) = CellSource::read(&path, &options).map_err(error)?;
-    Ok(Cell { source, cell })
+    Ok(Cell::new(source, cell))
 }
 
 /// Rebuilds a pickled cell from its sources.
@@ -74,7 +119,7 @@ pub fn _cell_from_sources(
         files,
     };
     let cell = source.build().map_err(error)?;
-    Ok(Cell { source, cell })
+    Ok(Cell::new(source, cell))
 }
 
 impl Cell {
@@ -218,10 +263,7 @@ impl Cell {
                 "threshold must be a finite distance >= 0, got {threshold}"
             )));
         }
-        let report = py.detach(|| {
-            let mut checker = CellChecker::new(&self.cell, self_collision);
-            checker.check(&q, threshold)
-        });
+        let report = py.detach(|| self.with_checker(self_collision, |c| c.check(&q, threshold)));
         Ok(CheckReport::new(report.map_err(error)?))
     }
 
@@ -603,15 +645,20 @@ impl Cell {
             }
             None => vec![true; cell.cell.robots.len()],
         };
-        let filter = VelocityFilter {
+        let protect: Vec<(String, Vec<String>)> = protect.unwrap_or_default().into_iter().collect();
+        let filter = CachedFilter::try_new(cell.cell.clone(), |owned| {
+            let mut filter = RustFilter::new(owned, self_collision, moving, settings)?;
+            for (robot, links) in &protect {
+                let links: Vec<&str> = links.iter().map(String::as_str).collect();
+                filter.protect_links(robot, &links)?;
+            }
+            Ok::<_, robocollide::Error>(filter)
+        })
+        .map_err(error)?;
+        Ok(VelocityFilter {
             cell: slf.clone_ref(py),
-            settings,
-            moving,
-            protect: protect.unwrap_or_default().into_iter().collect(),
-            self_collision,
-        };
-        filter.build(cell)?;
-        Ok(filter)
+            filter: Mutex::new(filter),
+        })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
@@ -647,27 +694,7 @@ impl Cell {
 #[pyclass(module = "robocollide", frozen)]
 pub struct VelocityFilter {
     cell: Py<Cell>,
-    settings: FilterSettings,
-    moving: Vec<bool>,
-    protect: Vec<(String, Vec<String>)>,
-    self_collision: bool,
-}
-
-impl VelocityFilter {
-    fn build<'c>(&self, cell: &'c Cell) -> PyResult<RustFilter<'c>> {
-        let mut filter = RustFilter::new(
-            &cell.cell,
-            self.self_collision,
-            self.moving.clone(),
-            self.settings,
-        )
-        .map_err(error)?;
-        for (robot, links) in &self.protect {
-            let links: Vec<&str> = links.iter().map(String::as_str).collect();
-            filter.protect_links(robot, &links).map_err(error)?;
-        }
-        Ok(filter)
-    }
+    filter: Mutex<CachedFilter>,
 }
 
 #[pymethods]
@@ -684,8 +711,15 @@ impl VelocityFilter {
         let cell = self.cell.bind(py).get();
         let q = cell.internal(q, "q")?;
         let qdot = cell.internal(qdot_des, "qdot_des")?;
-        let mut filter = self.build(cell)?;
-        let result = py.detach(|| filter.step(&q, &qdot)).map_err(error)?;
+        let result = py
+            .detach(|| {
+                let mut filter = self
+                    .filter
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                filter.with_dependent_mut(|_, f| f.step(&q, &qdot))
+            })
+            .map_err(error)?;
         let plain = to_plain(py, &result)?;
         plain.set_item("qdot", PyArray1::from_vec(py, cell.to_units(&result.qdot)))?;
         Ok(plain)

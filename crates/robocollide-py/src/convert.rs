@@ -60,6 +60,10 @@ pub fn vector(value: &Bound<'_, PyAny>, field: &str) -> PyResult<Vector3> {
 
 /// A float vector from any sequence or array (a 1-D array of numbers).
 pub fn numbers(value: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<f64>> {
+    // A float64 array is copied directly (no Python float per element).
+    if let Ok(array) = value.extract::<numpy::PyReadonlyArray1<'_, f64>>() {
+        return Ok(array.as_array().to_vec());
+    }
     value.extract().map_err(|_| {
         bad(format!(
             "{field} must be a 1-D sequence of numbers, got {}",

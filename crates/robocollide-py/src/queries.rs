@@ -216,20 +216,43 @@ pub fn boxes(
     })
 }
 
-/// Shapes from a `ShapeArray`, a single `Shape` or a sequence of shapes.
-fn shape_list(value: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Shape>> {
+/// Shapes from a `ShapeArray` (borrowed), a single `Shape` or a sequence of shapes.
+enum Shapes<'a> {
+    Borrowed(&'a [Shape]),
+    Owned(Vec<Shape>),
+}
+
+impl Shapes<'_> {
+    fn as_slice(&self) -> &[Shape] {
+        match self {
+            Shapes::Borrowed(s) => s,
+            Shapes::Owned(v) => v,
+        }
+    }
+}
+
+fn shape_list<'a>(value: &'a Bound<'_, PyAny>, field: &str) -> PyResult<Shapes<'a>> {
     if let Ok(array) = value.cast::<ShapeArray>() {
-        return Ok(array.get().shapes.clone());
+        return Ok(Shapes::Borrowed(&array.get().shapes));
     }
     if let Ok(shape) = value.cast::<PyShape>() {
-        return Ok(vec![shape.get().shape]);
+        return Ok(Shapes::Owned(vec![shape.get().shape]));
     }
     let list: Vec<PyRef<'_, PyShape>> = value.extract().map_err(|_| {
         bad(format!(
             "{field} must be a ShapeArray, a Shape or a sequence of shapes"
         ))
     })?;
-    Ok(list.iter().map(|s| s.shape).collect())
+    Ok(Shapes::Owned(list.iter().map(|s| s.shape).collect()))
+}
+
+/// Shape `k`, or the only one (broadcast).
+fn pick(shapes: &[Shape], k: usize) -> &Shape {
+    if shapes.len() == 1 {
+        &shapes[0]
+    } else {
+        &shapes[k]
+    }
 }
 
 /// Pairwise distances: `a[k]` against `b[k]` (a single shape on either side is paired with
@@ -242,6 +265,7 @@ pub fn distances(
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Separations> {
     let (a, b) = (shape_list(a, "a")?, shape_list(b, "b")?);
+    let (a, b) = (a.as_slice(), b.as_slice());
     let n = match (a.len(), b.len()) {
         (x, y) if x == y => x,
         (1, y) => y,
@@ -252,18 +276,16 @@ pub fn distances(
             )));
         }
     };
-    let at = |s: &[Shape], k: usize| if s.len() == 1 { s[0] } else { s[k] };
-    let all: Vec<RustSeparation> = py.detach(|| {
+    let answers = py.detach(|| {
+        let one = |k: usize| shape_shape(pick(a, k), pick(b, k));
         if n >= PARALLEL_BATCH {
             (0..n)
                 .into_par_iter()
-                .map(|k| shape_shape(&at(&a, k), &at(&b, k)))
-                .collect()
+                .map(one)
+                .collect::<Vec<RustSeparation>>()
         } else {
-            (0..n)
-                .map(|k| shape_shape(&at(&a, k), &at(&b, k)))
-                .collect()
+            (0..n).map(one).collect()
         }
     });
-    Ok(Separations::new(py, &all))
+    Ok(Separations::new(py, &answers))
 }

@@ -399,20 +399,30 @@ impl<'a> CellChecker<'a> {
     pub fn check(&mut self, q: &[Real], threshold: Real) -> Result<CheckReport> {
         self.validate(q)?;
         self.pose(q);
-        let mut close: Vec<PairReport> = Vec::new();
-        let mut closest: Option<PairReport> = None;
+        // Distances first (no witnesses); witnesses and named reports (strings) only for the
+        // pairs reported. `distance(k)` equals `separation(k).distance`.
+        let mut close: Vec<(usize, Separation)> = Vec::new();
+        let mut closest: Option<(usize, Real)> = None;
         for k in 0..self.pairs.len() {
-            let report = self.pair_report(k);
-            if report.distance <= threshold || report.distance <= 0.0 {
-                close.push(report.clone());
+            let d = self.distance(k);
+            if d <= threshold || d <= 0.0 {
+                close.push((k, self.separation(k)));
             }
-            if closest
-                .as_ref()
-                .is_none_or(|c| report.distance < c.distance)
-            {
-                closest = Some(report);
+            if closest.is_none_or(|c| d < c.1) {
+                closest = Some((k, d));
             }
         }
+        let closest = closest.map(|(k, _)| (k, self.separation(k)));
+        let named = |(k, s): (usize, Separation)| {
+            let p = self.pairs[k];
+            PairReport::new(
+                self.element(p.robot_a, p.body_a),
+                self.element(p.robot_b, p.body_b),
+                &s,
+            )
+        };
+        let mut close: Vec<PairReport> = close.into_iter().map(named).collect();
+        let closest = closest.map(named);
         close.sort_by(|a, b| a.distance.total_cmp(&b.distance));
         Ok(CheckReport {
             collision: close.iter().any(|p| p.distance <= 0.0),
