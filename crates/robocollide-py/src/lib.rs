@@ -38,6 +38,8 @@ fn _robocollide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<reports::PairReport>()?;
     m.add_class::<reports::CheckReport>()?;
     m.add_class::<reports::SweepReport>()?;
+    m.add_function(wrap_pyfunction!(reports::_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(reports::_restore_sweep, m)?)?;
     m.add_class::<queries::ShapeArray>()?;
     m.add_function(wrap_pyfunction!(queries::distance, m)?)?;
     m.add_function(wrap_pyfunction!(queries::distances, m)?)?;

@@ -4,10 +4,9 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rayon::prelude::*;
 use robocollide::geom::{self, Shape, check_point};
 use robocollide::math::{Matrix3, Point3, Vector3};
-use robocollide::query::{Separation as RustSeparation, shape_shape};
+use robocollide::query::shape_shape;
 
 use crate::convert::{bad, numbers, rows};
 use crate::reports::{Separation, Separations};
@@ -72,9 +71,10 @@ fn build(
     n: usize,
     make: impl Fn(usize) -> robocollide::Result<Shape>,
 ) -> PyResult<ShapeArray> {
-    let shapes = (0..n)
-        .map(|k| make(k).map_err(|e| bad(format!("{name}[{k}]: {e}"))))
-        .collect::<PyResult<Vec<_>>>()?;
+    let mut shapes = Vec::with_capacity(n);
+    for k in 0..n {
+        shapes.push(make(k).map_err(|e| bad(format!("{name}[{k}]: {e}")))?);
+    }
     Ok(ShapeArray { shapes })
 }
 
@@ -276,16 +276,7 @@ pub fn distances(
             )));
         }
     };
-    let answers = py.detach(|| {
-        let one = |k: usize| shape_shape(pick(a, k), pick(b, k));
-        if n >= PARALLEL_BATCH {
-            (0..n)
-                .into_par_iter()
-                .map(one)
-                .collect::<Vec<RustSeparation>>()
-        } else {
-            (0..n).map(one).collect()
-        }
-    });
-    Ok(Separations::new(py, &answers))
+    Separations::compute(py, n, n >= PARALLEL_BATCH, &|k| {
+        shape_shape(pick(a, k), pick(b, k))
+    })
 }

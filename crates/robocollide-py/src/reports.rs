@@ -7,7 +7,7 @@ use pyo3::types::PyDict;
 use robocollide::collision;
 use robocollide::query::Separation as RustSeparation;
 
-use crate::convert::{array2, array3};
+use crate::convert::array3;
 
 /// A serde value as plain Python objects (through JSON: dicts, lists, floats, strings).
 pub fn to_plain<'py>(
@@ -19,9 +19,36 @@ pub fn to_plain<'py>(
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// `__reduce__` of a report class: rebuilt by `robocollide._restore(kind, json)`.
+fn reduce_as_json<'py>(
+    py: Python<'py>,
+    kind: &str,
+    value: &impl serde::Serialize,
+) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    let restore = py.import("robocollide")?.getattr("_restore")?;
+    Ok((restore, (kind.to_owned(), text)))
+}
+
+/// Rebuilds a pickled report (`kind` names its class).
+#[pyfunction]
+pub fn _restore(py: Python<'_>, kind: &str, json: &str) -> PyResult<Py<PyAny>> {
+    fn parse<T: serde::de::DeserializeOwned>(json: &str) -> PyResult<T> {
+        serde_json::from_str(json).map_err(|e| crate::convert::bad(format!("pickled report: {e}")))
+    }
+    Ok(match kind {
+        "Separation" => Py::new(py, parse::<Separation>(json)?)?.into_any(),
+        "Element" => Py::new(py, parse::<Element>(json)?)?.into_any(),
+        "PairReport" => Py::new(py, PairReport::new(parse(json)?))?.into_any(),
+        "CheckReport" => Py::new(py, CheckReport::new(parse(json)?))?.into_any(),
+        _ => return Err(crate::convert::bad(format!("pickled report: unknown kind `{kind}`"))),
+    })
+}
+
 /// The signed distance between two shapes with witness points and normal.
 #[pyclass(module = "robocollide", frozen)]
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct Separation {
     /// Signed distance (m): `> 0` apart, `<= 0` in contact (minus the penetration depth).
     #[pyo3(get)]
@@ -64,6 +91,9 @@ impl Separation {
     fn collision(&self) -> bool {
         self.distance <= 0.0
     }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        reduce_as_json(py, "Separation", self)
+    }
     fn __repr__(&self) -> String {
         format!(
             "Separation(distance={}, point_a={:?}, point_b={:?}, normal={:?})",
@@ -83,18 +113,57 @@ pub struct Separations {
 }
 
 impl Separations {
-    /// Arrays from per-pair results.
-    pub fn new(py: Python<'_>, all: &[RustSeparation]) -> Self {
-        let flat = |f: &dyn Fn(&RustSeparation) -> [f64; 3]| -> Py<PyArray2<f64>> {
-            array2(py, all.iter().flat_map(f).collect(), 3).unbind()
-        };
-        Self {
-            distance: PyArray1::from_iter(py, all.iter().map(|s| s.distance)).unbind(),
-            point_a: flat(&|s| s.point_a.coords.into()),
-            point_b: flat(&|s| s.point_b.coords.into()),
-            normal: flat(&|s| s.normal.into()),
-            len: all.len(),
+    /// Arrays of `n` answers written straight into numpy memory by `answer(k)`, with the GIL
+    /// released, in parallel chunks when `parallel`.
+    pub fn compute(
+        py: Python<'_>,
+        n: usize,
+        parallel: bool,
+        answer: &(dyn Fn(usize) -> RustSeparation + Sync),
+    ) -> PyResult<Self> {
+        use numpy::PyArrayMethods;
+        use rayon::prelude::*;
+        let distance = PyArray1::<f64>::zeros(py, n, false);
+        let [point_a, point_b, normal] = [0; 3].map(|_| PyArray2::<f64>::zeros(py, [n, 3], false));
+        {
+            let (mut d, mut pa, mut pb, mut nm) = (
+                distance.readwrite(),
+                point_a.readwrite(),
+                point_b.readwrite(),
+                normal.readwrite(),
+            );
+            let d = d.as_slice_mut()?;
+            let (pa, pb, nm) = (pa.as_slice_mut()?, pb.as_slice_mut()?, nm.as_slice_mut()?);
+            let fill = |start: usize, d: &mut [f64], pa: &mut [f64], pb: &mut [f64], nm: &mut [f64]| {
+                for i in 0..d.len() {
+                    let s = answer(start + i);
+                    d[i] = s.distance;
+                    pa[3 * i..3 * i + 3].copy_from_slice(s.point_a.coords.as_slice());
+                    pb[3 * i..3 * i + 3].copy_from_slice(s.point_b.coords.as_slice());
+                    nm[3 * i..3 * i + 3].copy_from_slice(s.normal.as_slice());
+                }
+            };
+            py.detach(|| {
+                const CHUNK: usize = 1024;
+                if parallel {
+                    d.par_chunks_mut(CHUNK)
+                        .zip(pa.par_chunks_mut(3 * CHUNK))
+                        .zip(pb.par_chunks_mut(3 * CHUNK))
+                        .zip(nm.par_chunks_mut(3 * CHUNK))
+                        .enumerate()
+                        .for_each(|(c, (((d, pa), pb), nm))| fill(c * CHUNK, d, pa, pb, nm));
+                } else {
+                    fill(0, d, pa, pb, nm);
+                }
+            });
         }
+        Ok(Self {
+            distance: distance.unbind(),
+            point_a: point_a.unbind(),
+            point_b: point_b.unbind(),
+            normal: normal.unbind(),
+            len: n,
+        })
     }
 }
 
@@ -135,7 +204,7 @@ impl Separations {
 
 /// One body of one robot: `R1-S2` on link `forearm`.
 #[pyclass(module = "robocollide", frozen, get_all)]
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct Element {
     /// `"{robot}-{body}"`, e.g. `"R1-S2"` (`"W-table"` for an obstacle).
     pub label: String,
@@ -151,6 +220,9 @@ pub struct Element {
 
 #[pymethods]
 impl Element {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        reduce_as_json(py, "Element", self)
+    }
     fn __repr__(&self) -> String {
         format!("Element({} on {})", self.label, self.link)
     }
@@ -163,7 +235,7 @@ impl From<&collision::Element> for Element {
             robot: e.robot.clone(),
             body: e.body.clone(),
             link: e.link.clone(),
-            kind: e.kind.to_owned(),
+            kind: e.kind.to_string(),
         }
     }
 }
@@ -227,6 +299,9 @@ impl PairReport {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_plain(py, &self.report)
     }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        reduce_as_json(py, "PairReport", &self.report)
+    }
     fn __repr__(&self) -> String {
         format!(
             "PairReport({} ({}) – {} ({}), {}, distance={})",
@@ -288,6 +363,9 @@ impl CheckReport {
     /// Plain Python values (the same JSON as `robocollide check --json`).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_plain(py, &self.report)
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        reduce_as_json(py, "CheckReport", &self.report)
     }
     fn __repr__(&self) -> String {
         match &self.report.closest {
@@ -421,6 +499,22 @@ impl SweepReport {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_plain(py, &self.report)
     }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let text = serde_json::to_string(&self.report)
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        let restore = py.import("robocollide")?.getattr("_restore_sweep")?;
+        let args = (
+            self.cell.clone_ref(py),
+            text,
+            self.labels.clone(),
+            self.trajectory.times.clone(),
+            self.trajectory.configs.clone(),
+            self.self_collision,
+        )
+            .into_pyobject(py)?
+            .into_any();
+        Ok((restore, args))
+    }
     fn __repr__(&self) -> String {
         format!(
             "SweepReport(certified_free={}, contacts={}, uncertified={}, evaluations={})",
@@ -434,4 +528,27 @@ impl SweepReport {
             self.report.evaluations
         )
     }
+}
+
+/// Rebuilds a pickled sweep report.
+#[pyfunction]
+pub fn _restore_sweep(
+    cell: Py<crate::cell::Cell>,
+    json: &str,
+    labels: Vec<(String, String)>,
+    times: Vec<f64>,
+    configs: Vec<Vec<f64>>,
+    self_collision: bool,
+) -> PyResult<SweepReport> {
+    let report = serde_json::from_str(json)
+        .map_err(|e| crate::convert::bad(format!("pickled sweep report: {e}")))?;
+    let trajectory = robocollide::collision::Trajectory::new(vec![], times, configs)
+        .map_err(crate::convert::error)?;
+    Ok(SweepReport {
+        report,
+        labels,
+        cell,
+        trajectory,
+        self_collision,
+    })
 }

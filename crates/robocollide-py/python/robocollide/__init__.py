@@ -32,6 +32,8 @@ from ._robocollide import (
     VelocityFilter,
     __version__,
     _cell_from_sources,
+    _restore,
+    _restore_sweep,
     boxes,
     capsules,
     cylinders,

@@ -271,3 +271,15 @@ def _cell_from_sources(
 ) -> Cell: ...
 def four_c_study(path: Optional[Path] = None) -> dict[str, Any]:
     """Seed 003's 4C self-collision study (``None``: the case study)."""
+def _restore(kind: str, json: str) -> Any:
+    """Rebuilds a pickled report."""
+
+def _restore_sweep(
+    cell: Cell,
+    json: str,
+    labels: list[tuple[str, str]],
+    times: list[float],
+    configs: list[list[float]],
+    self_collision: bool,
+) -> SweepReport:
+    """Rebuilds a pickled sweep report."""

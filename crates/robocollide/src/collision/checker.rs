@@ -381,7 +381,7 @@ impl<'a> CellChecker<'a> {
             robot: robot.label.clone(),
             body: body.name.clone(),
             link: robot.model.link_name(b).to_owned(),
-            kind: body.kind(),
+            kind: body.kind().into(),
         }
     }
 

@@ -1,12 +1,14 @@
 //! Serializable results of a check: named elements, pair reports, check reports.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use crate::math::Real;
 use crate::query::Separation;
 
 /// One body of one robot, named as in seed 000 (`R1-S2`) and by link.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Element {
     /// `"{robot}-{body}"`, e.g. `R1-S2`.
     pub label: String,
@@ -17,11 +19,11 @@ pub struct Element {
     /// Link the body belongs to.
     pub link: String,
     /// `sphere`, `capsule` or `cylinder`.
-    pub kind: &'static str,
+    pub kind: Cow<'static, str>,
 }
 
 /// The distance between two elements.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairReport {
     /// Signed distance (m): `<= 0` is contact.
     pub distance: Real,
@@ -55,7 +57,7 @@ impl PairReport {
 }
 
 /// Which model a robot of the cell is, and at which level of detail it is checked.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RobotSummary {
     /// Label in the cell (`R1`).
     pub label: String,
@@ -80,7 +82,7 @@ pub struct RobotSummary {
 }
 
 /// Two links allowed to touch, by name, and why.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AllowedLinkPair {
     /// First link.
     pub a: String,
@@ -150,7 +152,7 @@ impl RobotSummary {
 }
 
 /// Result of checking one configuration of a cell.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
     /// `true` if any checked pair is in contact.
     pub collision: bool,

@@ -40,7 +40,7 @@ pub enum SweepMode {
 }
 
 /// One evaluated configuration.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sample {
     /// Time (s).
     pub t: Real,
@@ -53,7 +53,7 @@ pub struct Sample {
 }
 
 /// The result of a sweep.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepReport {
     /// Every evaluated configuration, in time order.
     pub samples: Vec<Sample>,

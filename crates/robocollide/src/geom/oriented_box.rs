@@ -28,7 +28,8 @@ impl OrientedBox {
     /// (it is then re-orthonormalised).
     pub fn new(center: Point3, rotation: Matrix3, half_extents: Vector3) -> Result<Self> {
         let center = check_point("box.center", center)?;
-        for (i, v) in rotation.iter().enumerate() {
+        // Field names are formatted only for an error (construction is on batch paths).
+        if let Some((i, v)) = rotation.iter().enumerate().find(|(_, v)| !v.is_finite()) {
             check_scalar(&format!("box.rotation[{}][{}]", i % 3, i / 3), *v)?;
         }
         let deviation = (rotation.transpose() * rotation - Matrix3::identity()).amax();
@@ -53,8 +54,8 @@ impl OrientedBox {
 
     /// A box rotated by URDF's fixed-axis roll–pitch–yaw (radians).
     pub fn from_rpy(center: Point3, rpy: [Real; 3], half_extents: Vector3) -> Result<Self> {
-        for (v, name) in rpy.iter().zip(["roll", "pitch", "yaw"]) {
-            check_scalar(&format!("box.rpy.{name}"), *v)?;
+        for (v, name) in rpy.iter().zip(["box.rpy.roll", "box.rpy.pitch", "box.rpy.yaw"]) {
+            check_scalar(name, *v)?;
         }
         let rotation = nalgebra::Rotation3::from_euler_angles(rpy[0], rpy[1], rpy[2]);
         Self::new(center, *rotation.matrix(), half_extents)
@@ -192,8 +193,9 @@ impl OrientedBox {
 /// Half-extents: finite and `>= 0`, each named (`box.half_extents.y`).
 fn check_half_extents(h: Vector3) -> Result<Vector3> {
     let mut out = h;
-    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-        out[i] = check_radius(&format!("box.half_extents.{axis}"), h[i]).map_err(|e| match e {
+    let fields = ["box.half_extents.x", "box.half_extents.y", "box.half_extents.z"];
+    for (i, field) in fields.iter().enumerate() {
+        out[i] = check_radius(field, h[i]).map_err(|e| match e {
             Error::NegativeRadius { field, value } => {
                 Error::Parse(format!("{field} must be >= 0, got {value}"))
             }
