@@ -42,7 +42,11 @@ pub fn _restore(py: Python<'_>, kind: &str, json: &str) -> PyResult<Py<PyAny>> {
         "Element" => Py::new(py, parse::<Element>(json)?)?.into_any(),
         "PairReport" => Py::new(py, PairReport::new(parse(json)?))?.into_any(),
         "CheckReport" => Py::new(py, CheckReport::new(parse(json)?))?.into_any(),
-        _ => return Err(crate::convert::bad(format!("pickled report: unknown kind `{kind}`"))),
+        _ => {
+            return Err(crate::convert::bad(format!(
+                "pickled report: unknown kind `{kind}`"
+            )));
+        }
     })
 }
 
@@ -134,15 +138,16 @@ impl Separations {
             );
             let d = d.as_slice_mut()?;
             let (pa, pb, nm) = (pa.as_slice_mut()?, pb.as_slice_mut()?, nm.as_slice_mut()?);
-            let fill = |start: usize, d: &mut [f64], pa: &mut [f64], pb: &mut [f64], nm: &mut [f64]| {
-                for i in 0..d.len() {
-                    let s = answer(start + i);
-                    d[i] = s.distance;
-                    pa[3 * i..3 * i + 3].copy_from_slice(s.point_a.coords.as_slice());
-                    pb[3 * i..3 * i + 3].copy_from_slice(s.point_b.coords.as_slice());
-                    nm[3 * i..3 * i + 3].copy_from_slice(s.normal.as_slice());
-                }
-            };
+            let fill =
+                |start: usize, d: &mut [f64], pa: &mut [f64], pb: &mut [f64], nm: &mut [f64]| {
+                    for i in 0..d.len() {
+                        let s = answer(start + i);
+                        d[i] = s.distance;
+                        pa[3 * i..3 * i + 3].copy_from_slice(s.point_a.coords.as_slice());
+                        pb[3 * i..3 * i + 3].copy_from_slice(s.point_b.coords.as_slice());
+                        nm[3 * i..3 * i + 3].copy_from_slice(s.normal.as_slice());
+                    }
+                };
             py.detach(|| {
                 const CHUNK: usize = 1024;
                 if parallel {

@@ -54,7 +54,10 @@ impl OrientedBox {
 
     /// A box rotated by URDF's fixed-axis roll–pitch–yaw (radians).
     pub fn from_rpy(center: Point3, rpy: [Real; 3], half_extents: Vector3) -> Result<Self> {
-        for (v, name) in rpy.iter().zip(["box.rpy.roll", "box.rpy.pitch", "box.rpy.yaw"]) {
+        for (v, name) in rpy
+            .iter()
+            .zip(["box.rpy.roll", "box.rpy.pitch", "box.rpy.yaw"])
+        {
             check_scalar(name, *v)?;
         }
         let rotation = nalgebra::Rotation3::from_euler_angles(rpy[0], rpy[1], rpy[2]);
@@ -193,7 +196,11 @@ impl OrientedBox {
 /// Half-extents: finite and `>= 0`, each named (`box.half_extents.y`).
 fn check_half_extents(h: Vector3) -> Result<Vector3> {
     let mut out = h;
-    let fields = ["box.half_extents.x", "box.half_extents.y", "box.half_extents.z"];
+    let fields = [
+        "box.half_extents.x",
+        "box.half_extents.y",
+        "box.half_extents.z",
+    ];
     for (i, field) in fields.iter().enumerate() {
         out[i] = check_radius(field, h[i]).map_err(|e| match e {
             Error::NegativeRadius { field, value } => {
