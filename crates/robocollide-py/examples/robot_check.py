@@ -31,7 +31,7 @@ report = cell.check(random_q[k])
 c = report.closest
 print(f"configuration {k}: {c.a.label} ({c.a.link}) and {c.b.label} ({c.b.link}) "
       f"{-c.distance:.4f} m deep, witness points {c.point_a} and {c.point_b}")
-assert report.collision and c.labels == many["closest"][k]
+assert report.collision and c.labels == many["pairs"][many["pair"][k]]
 
 # A URDF robot with its SRDF's allowed pairs (radians).
 panda = rc.load_cell(DATA / "robots" / "panda" / "panda_spherized.urdf",

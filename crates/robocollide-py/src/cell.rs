@@ -267,9 +267,11 @@ impl Cell {
         Ok(CheckReport::new(report.map_err(error)?))
     }
 
-    /// Checks every row of an (m, dof) array (cell units) in parallel with the GIL released.
-    /// Returns a dict of arrays: `distance` (m,) the smallest signed distance, `collision`
-    /// (m,) booleans, and `closest` (list of label pairs).
+    /// Checks every row of an (m, dof) array (cell units) in parallel with the GIL released,
+    /// with the fast closest-pair search (no witnesses). Returns a dict of arrays: `distance`
+    /// (m,) the smallest signed distance, `collision` (m,) booleans, `pair` (m,) the index of
+    /// the closest pair (-1 when no pair is checked) into `pairs`, the list of checked pairs as
+    /// label tuples (`pairs[pair[k]]` names the closest bodies of row k).
     #[pyo3(signature = (q, self_collision=true))]
     fn check_many<'py>(
         &self,
@@ -277,46 +279,63 @@ impl Cell {
         q: &Bound<'_, PyAny>,
         self_collision: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let configs = self.configurations(q, "q")?;
-        let results: Vec<Option<(f64, String, String)>> = py.detach(|| {
-            configs
-                .par_chunks(64)
-                .flat_map_iter(|chunk| {
-                    let mut checker = CellChecker::new(&self.cell, self_collision);
-                    chunk
-                        .iter()
-                        .map(|q| {
-                            checker.pose(q);
-                            checker.closest().map(|c| {
-                                let pair = &checker.pairs()[c.pair];
-                                (
-                                    c.distance,
-                                    checker.element(pair.robot_a, pair.body_a).label,
-                                    checker.element(pair.robot_b, pair.body_b).label,
-                                )
-                            })
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
+        let dof = self.cell.dof();
+        let scales = self.cell.joint_scales();
+        let data = rows(q, dof, "q")?;
+        let m = data.len().checked_div(dof).unwrap_or(0);
+        if let Some(k) = data.iter().position(|v| !v.is_finite()) {
+            return Err(bad(format!(
+                "q[{}][{}] must be finite, got {}",
+                k / dof,
+                k % dof,
+                data[k]
+            )));
+        }
+        let mut distance = vec![f64::INFINITY; m];
+        let mut pair = vec![-1i64; m];
+        let labels: Vec<(String, String)> = py.detach(|| {
+            self.with_checker(self_collision, |template| {
+                let threads = rayon::current_num_threads().max(1);
+                let chunk = m.div_ceil(threads).max(256);
+                distance
+                    .par_chunks_mut(chunk)
+                    .zip(pair.par_chunks_mut(chunk))
+                    .enumerate()
+                    .for_each(|(c, (distance, pair))| {
+                        let mut checker = template.clone();
+                        let mut q = vec![0.0; dof];
+                        for i in 0..distance.len() {
+                            let row = &data[(c * chunk + i) * dof..(c * chunk + i + 1) * dof];
+                            for ((x, v), s) in q.iter_mut().zip(row).zip(&scales) {
+                                *x = v * s;
+                            }
+                            checker.pose(&q);
+                            if let Some(closest) = checker.closest() {
+                                distance[i] = closest.distance;
+                                pair[i] = closest.pair as i64;
+                            }
+                        }
+                    });
+                template
+                    .pairs()
+                    .iter()
+                    .map(|p| {
+                        (
+                            template.element(p.robot_a, p.body_a).label,
+                            template.element(p.robot_b, p.body_b).label,
+                        )
+                    })
+                    .collect()
+            })
         });
         let dict = PyDict::new(py);
-        let d: Vec<f64> = results
-            .iter()
-            .map(|r| r.as_ref().map_or(f64::INFINITY, |x| x.0))
-            .collect();
         dict.set_item(
             "collision",
-            PyArray1::from_iter(py, d.iter().map(|&x| x <= 0.0)),
+            PyArray1::from_iter(py, distance.iter().map(|&x| x <= 0.0)),
         )?;
-        dict.set_item("distance", PyArray1::from_vec(py, d))?;
-        dict.set_item(
-            "closest",
-            results
-                .into_iter()
-                .map(|r| r.map(|(_, a, b)| (a, b)))
-                .collect::<Vec<_>>(),
-        )?;
+        dict.set_item("distance", PyArray1::from_vec(py, distance))?;
+        dict.set_item("pair", PyArray1::from_vec(py, pair))?;
+        dict.set_item("pairs", labels)?;
         Ok(dict)
     }
 

@@ -12,6 +12,7 @@ mod convert;
 mod mechanism;
 mod queries;
 mod reports;
+mod shape_array;
 mod shapes;
 
 #[pymodule]
@@ -40,7 +41,7 @@ fn _robocollide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<reports::SweepReport>()?;
     m.add_function(wrap_pyfunction!(reports::_restore, m)?)?;
     m.add_function(wrap_pyfunction!(reports::_restore_sweep, m)?)?;
-    m.add_class::<queries::ShapeArray>()?;
+    m.add_class::<shape_array::ShapeArray>()?;
     m.add_function(wrap_pyfunction!(queries::distance, m)?)?;
     m.add_function(wrap_pyfunction!(queries::distances, m)?)?;
     m.add_function(wrap_pyfunction!(queries::spheres, m)?)?;

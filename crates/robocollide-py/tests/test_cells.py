@@ -83,7 +83,7 @@ def test_check_many_agrees_with_check_row_by_row(demo):
         # check_many takes the fast pair search (no witnesses): equal to rounding.
         assert many["distance"][k] == pytest.approx(one.closest.distance, abs=1e-14)
         assert many["collision"][k] == one.collision
-        assert many["closest"][k] == one.closest.labels
+        assert many["pairs"][many["pair"][k]] == one.closest.labels
     # Non-contiguous and integer input give the same answers.
     wide = np.zeros((300, 2 * demo.dof))
     wide[:, ::2] = q
@@ -209,6 +209,7 @@ def test_cells_cross_process_boundaries(demo):
         (lambda c: c.check("abc"), "q must be a 1-D sequence"),
         (lambda c: c.check(np.zeros(12), threshold=-1), "threshold"),
         (lambda c: c.check_many(np.zeros((4, 11))), r"shape \(n, 12\)"),
+        (lambda c: c.check_many(np.full((2, 12), np.nan)), r"q\[0\]\[0\] must be finite"),
         (lambda c: c.jacobian(np.zeros(12), "R1", "nowhere", [0, 0, 0]), "no link `nowhere`"),
         (lambda c: c.link_names("R7"), "no robot `R7`"),
         (lambda c: c.sweep([0, 1], np.zeros((3, 12))), "3"),

@@ -131,5 +131,34 @@ fn sweep_million(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, robot_robot, sweep_million);
+/// The shipped demo cell (UR5 + IRB 120 at the precise level, self pairs, the table): pose and
+/// closest pair per configuration, what the Python package's `Cell.check_many` runs per row.
+fn demo_cell_closest(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/cells/ur5_irb120.toml");
+    let cell = Cell::load(&path).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let qs: Vec<Vec<Real>> = (0..10_000)
+        .map(|_| {
+            (0..cell.dof())
+                .map(|_| rng.random_range(-3.1..3.1))
+                .collect()
+        })
+        .collect();
+    let mut group = c.benchmark_group("demo_cell_closest");
+    group.throughput(Throughput::Elements(qs.len() as u64));
+    let mut checker = CellChecker::new(&cell, true);
+    group.bench_function("robocollide (pose + closest, 282 pairs, one core)", |b| {
+        b.iter(|| {
+            let mut total = 0.0;
+            for q in &qs {
+                checker.pose(black_box(q));
+                total += checker.closest().map_or(0.0, |c| c.distance);
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, robot_robot, sweep_million, demo_cell_closest);
 criterion_main!(benches);
