@@ -214,8 +214,10 @@ pub fn distances(
             )));
         }
     };
-    let pick = |s: &ShapeArray, k: usize| if s.len() == 1 { s.get(0) } else { s.get(k) };
-    Separations::compute(py, n, n >= PARALLEL_BATCH, &|k| {
-        shape_shape(&pick(a, k), &pick(b, k))
+    let (a, b) = (a.shapes(), b.shapes());
+    // A single shape on one side is paired with every shape of the other.
+    let (step_a, step_b) = (usize::from(a.len() > 1), usize::from(b.len() > 1));
+    Separations::compute(py, n, n >= PARALLEL_BATCH, |k| {
+        shape_shape(&a[k * step_a], &b[k * step_b])
     })
 }

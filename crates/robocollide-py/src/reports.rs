@@ -123,7 +123,7 @@ impl Separations {
         py: Python<'_>,
         n: usize,
         parallel: bool,
-        answer: &(dyn Fn(usize) -> RustSeparation + Sync),
+        answer: impl Fn(usize) -> RustSeparation + Sync,
     ) -> PyResult<Self> {
         use numpy::PyArrayMethods;
         use rayon::prelude::*;

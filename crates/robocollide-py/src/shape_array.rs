@@ -1,8 +1,10 @@
-//! `ShapeArray`: many shapes for the vectorised queries. Arrays built from numpy data keep
-//! one row of numbers per shape (a capsule is 7 numbers, 56 bytes, where a `Shape` value takes
-//! 136): batches over more shapes than the cache read less than half the memory. Every row is
-//! validated when the array is built (errors name the row); a row is turned into its `Shape`
-//! when a query reads it, by the same validated constructor.
+//! `ShapeArray`: many shapes for the vectorised queries, built from numpy rows (one row of
+//! numbers per shape, validated by the library's constructors; errors name the first bad row;
+//! large arrays are built on all cores).
+//!
+//! Measured (benches/README.md): keeping the rows and building each `Shape` as a query reads
+//! it halves the memory read but doubled the time per pair on this machine (65 → 122 ns per
+//! capsule pair), so the array holds `Shape` values.
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -62,67 +64,55 @@ impl RowKind {
     }
 }
 
-enum Storage {
-    /// Shapes of any kinds (from a list of shapes).
-    Shapes(Vec<Shape>),
-    /// Validated rows of one kind.
-    Rows { kind: RowKind, data: Vec<f64> },
-}
-
 /// An array of shapes (build with `spheres`, `capsules`, `cylinders`, `segments`, `points`,
 /// `boxes`, or from a list of shapes).
 #[pyclass(module = "robocollide", frozen)]
 pub struct ShapeArray {
-    storage: Storage,
+    shapes: Vec<Shape>,
 }
 
 impl ShapeArray {
     /// An array of the given shapes.
     pub fn from_shapes(shapes: Vec<Shape>) -> Self {
-        Self {
-            storage: Storage::Shapes(shapes),
-        }
+        Self { shapes }
     }
 
     /// An array of rows of `kind`, each validated; the error names the first bad row
     /// (`capsules[3]: capsule.radius …`).
     pub fn from_rows(name: &str, kind: RowKind, data: Vec<f64>) -> PyResult<Self> {
         let width = kind.width();
-        let valid = |row: &[f64]| kind.shape(row).is_ok();
-        let first_bad = if data.len() >= PARALLEL_ROWS * width {
-            data.par_chunks(width).position_first(|row| !valid(row))
+        let parallel = data.len() >= PARALLEL_ROWS * width;
+        let invalid = |r: &[f64]| kind.shape(r).is_err();
+        let first_bad = if parallel {
+            data.par_chunks(width).position_first(invalid)
         } else {
-            data.chunks(width).position(|row| !valid(row))
+            data.chunks(width).position(invalid)
         };
         if let Some(k) = first_bad {
-            let e = kind
-                .shape(&data[k * width..(k + 1) * width])
-                .expect_err("the row failed validation above");
-            return Err(bad(format!("{name}[{k}]: {e}")));
+            if let Err(e) = kind.shape(&data[k * width..(k + 1) * width]) {
+                return Err(bad(format!("{name}[{k}]: {e}")));
+            }
         }
-        Ok(Self {
-            storage: Storage::Rows { kind, data },
-        })
+        let build = |r: &[f64]| kind.shape(r).expect("every row passed validation above");
+        let mut shapes = Vec::new();
+        if parallel {
+            data.par_chunks(width)
+                .map(build)
+                .collect_into_vec(&mut shapes);
+        } else {
+            shapes.extend(data.chunks(width).map(build));
+        }
+        Ok(Self::from_shapes(shapes))
     }
 
     /// Number of shapes.
     pub fn len(&self) -> usize {
-        match &self.storage {
-            Storage::Shapes(s) => s.len(),
-            Storage::Rows { kind, data } => data.len() / kind.width(),
-        }
+        self.shapes.len()
     }
 
-    /// Shape `k` (`k < len()`).
-    pub fn get(&self, k: usize) -> Shape {
-        match &self.storage {
-            Storage::Shapes(s) => s[k],
-            Storage::Rows { kind, data } => {
-                let w = kind.width();
-                kind.shape(&data[k * w..(k + 1) * w])
-                    .expect("rows are validated by the same constructor when the array is built")
-            }
-        }
+    /// The shapes.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
     }
 }
 
@@ -144,16 +134,15 @@ impl ShapeArray {
                 "index {index} out of range for {n} shapes"
             )));
         }
-        to_python(py, self.get(k as usize))
+        to_python(py, self.shapes[k as usize])
     }
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyList>,))> {
         let py = slf.py();
         let list = PyList::empty(py);
-        let array = slf.get();
-        for k in 0..array.len() {
-            list.append(to_python(py, array.get(k))?)?;
+        for shape in &slf.get().shapes {
+            list.append(to_python(py, *shape)?)?;
         }
         Ok((slf.get_type().into_any(), (list,)))
     }
