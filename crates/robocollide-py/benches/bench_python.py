@@ -79,6 +79,20 @@ def fcl_capsules(a0, a1, r):
     return objects
 
 
+def coal_loop(objects_a, objects_b):
+    """A timed loop of coal's per-pair distance over prebuilt (geometry, transform) pairs
+    (coal always computes the nearest points)."""
+    request, result = coal.DistanceRequest(), coal.DistanceResult()
+
+    def run():
+        for (ga, ta), (gb, tb) in zip(objects_a, objects_b):
+            result.clear()
+            coal.distance(ga, ta, gb, tb, request, result)
+        return len(objects_a)
+
+    return run
+
+
 def report(name, ours, theirs):
     cells = [f"{name:<44} robocollide {ours * 1e9:9.0f} ns"]
     for label, t in theirs:
@@ -101,17 +115,7 @@ def main():
 
     coal_single = fcl_single = None
     if coal is not None:
-        ca, cb = coal_capsules(a0, a1, ra), coal_capsules(b0, b1, rb)
-        request, result = coal.DistanceRequest(), coal.DistanceResult()
-        request.enable_nearest_points = True
-
-        def coal_loop():
-            for (ga, ta), (gb, tb) in zip(ca, cb):
-                result.clear()
-                coal.distance(ga, ta, gb, tb, request, result)
-            return n
-
-        coal_single = best(coal_loop)
+        coal_single = best(coal_loop(coal_capsules(a0, a1, ra), coal_capsules(b0, b1, rb)))
     if fcl is not None:
         fa, fb = fcl_capsules(a0, a1, ra), fcl_capsules(b0, b1, rb)
         frequest = fcl.DistanceRequest(enable_nearest_points=True)
@@ -165,17 +169,7 @@ def main():
     coal_box = None
     if coal is not None:
         boxes = [(coal.Box(*(2 * h)), coal.Transform3s(np.eye(3), c)) for c, h in zip(centers, halves)]
-        caps = coal_capsules(c0, c1, cr)
-        request, result = coal.DistanceRequest(), coal.DistanceResult()
-        request.enable_nearest_points = True
-
-        def coal_boxes():
-            for (ga, ta), (gb, tb) in zip(boxes, caps):
-                result.clear()
-                coal.distance(ga, ta, gb, tb, request, result)
-            return m
-
-        coal_box = best(coal_boxes)
+        coal_box = best(coal_loop(boxes, coal_capsules(c0, c1, cr)))
     print(f"box–capsule, {m} random pairs")
     report("batch (arrays in, arrays out)", best(box_batch), [("coal loop", coal_box)])
 
