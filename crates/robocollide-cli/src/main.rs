@@ -10,6 +10,7 @@ mod model_input;
 mod output;
 mod plan;
 mod plan2d;
+mod problems;
 mod sweep;
 
 use std::process::ExitCode;

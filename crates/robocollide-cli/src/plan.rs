@@ -62,10 +62,66 @@ pub struct PlanArgs {
     /// Output folder.
     #[arg(long, default_value = "robocollide-plan")]
     out: PathBuf,
+    /// A problem set in VAMP's MotionBenchMaker layout (e.g. panda_mbm_problems.json): plan
+    /// every problem with the robot given by --robot URDF (and --srdf), certify every path,
+    /// report per family and overall.
+    #[arg(long, value_name = "FILE")]
+    problems: Option<PathBuf>,
+    /// With --problems: VAMP's recorded paths and times (vamp_rrtc_paths_panda.json), re-checked
+    /// by the guaranteed sweep and compared.
+    #[arg(long, value_name = "FILE", requires = "problems")]
+    vamp_paths: Option<PathBuf>,
+    /// With --problems: only this family.
+    #[arg(long, requires = "problems")]
+    family: Option<String>,
+    /// With --problems: at most this many problems per family.
+    #[arg(long, requires = "problems")]
+    limit: Option<usize>,
+    /// With --problems: only re-check VAMP's paths, plan nothing.
+    #[arg(long, requires = "vamp_paths")]
+    no_plan: bool,
+    /// With --problems: write the per-problem report (family, index, valid, solved,
+    /// planning_ns, certified, path, VAMP's paths' checks) to FILE.
+    #[arg(long, value_name = "FILE", requires = "problems")]
+    json: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
 pub fn run(args: &PlanArgs) -> Result<ExitCode> {
+    if let Some(problems) = &args.problems {
+        let Some(robot) = &args.robot else {
+            bail!("--problems needs --robot URDF (and usually --srdf)");
+        };
+        if args.cell.is_some() || args.start.is_some() || args.goal.is_some() {
+            bail!(
+                "--problems takes its starts, goals and scenes from the problem file: give no CELL, --start or --goal"
+            );
+        }
+        let all_certified = crate::problems::run(&crate::problems::ProblemRun {
+            problems,
+            robot: std::path::Path::new(robot),
+            srdf: args.model.srdf.as_deref(),
+            vamp_paths: args.vamp_paths.as_deref(),
+            family: args.family.as_deref(),
+            limit: args.limit,
+            time_limit: option_in_range("--time-limit", args.time_limit, 1e-3, 86_400.0, "s")?,
+            max_step: option_in_range(
+                "--max-step",
+                args.max_step,
+                1e-9,
+                std::f64::consts::TAU,
+                "rad",
+            )?,
+            seed: args.seed,
+            json: args.json.as_deref(),
+            no_plan: args.no_plan,
+        })?;
+        return Ok(if all_certified {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let cell = match &args.cell {
         None => crate::demo::embedded_cell()?,
         Some(path) => crate::model_input::load_cell(path, &args.model)?,

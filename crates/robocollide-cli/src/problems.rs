@@ -1,0 +1,563 @@
+//! `robocollide plan --problems FILE`: a MotionBenchMaker problem set in VAMP's JSON layout
+//! (`../shared/vamp-data/panda_mbm_problems.json`: per family, problems with a start, goals and
+//! boxes, cylinders and spheres), each planned with RRT-Connect on the robot given by
+//! `--robot URDF` (+ `--srdf`), every returned path certified by the guaranteed sweep; and,
+//! with `--vamp-paths`, VAMP's own returned paths (raw and simplified) re-checked by the
+//! guaranteed sweep, naming where one passes through an obstacle between VAMP's samples.
+//!
+//! Obstacles are the scene's true shapes: boxes as oriented boxes, cylinders as exact
+//! flat-capped cylinders (VAMP checks capsules, and cuboids for family `box`; its verdicts are
+//! therefore more conservative than the scene). Frame: the robot's base is the world origin;
+//! quaternions are x, y, z, w; a cylinder's axis is its local z, `length` its full height.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use robocollide::collision::{CellChecker, PairReport, SweepMode, Trajectory, sweep};
+use robocollide::geom::{Cylinder, OrientedBox, Shape, Sphere};
+use robocollide::math::{Isometry3, Point3, Vector3};
+use robocollide::planning::{PlannerSettings, rrt_connect};
+use robocollide::robot::{Cell, CellOptions, CellSource, SceneObjects};
+use robocollide::validity::CellValidity;
+use serde::{Deserialize, Serialize};
+
+/// What `plan --problems` was given.
+pub struct ProblemRun<'a> {
+    /// The problem set (VAMP's layout).
+    pub problems: &'a Path,
+    /// The robot (URDF) and its SRDF.
+    pub robot: &'a Path,
+    /// SRDF of the robot.
+    pub srdf: Option<&'a Path>,
+    /// VAMP's recorded paths and times (`vamp_rrtc_paths_panda.json`), to re-check and compare.
+    pub vamp_paths: Option<&'a Path>,
+    /// Only this family.
+    pub family: Option<&'a str>,
+    /// At most this many problems per family.
+    pub limit: Option<usize>,
+    /// Per-problem planning time limit (s).
+    pub time_limit: f64,
+    /// Largest tree edge (rad).
+    pub max_step: f64,
+    /// Random seed.
+    pub seed: u64,
+    /// Where to write the JSON report.
+    pub json: Option<&'a Path>,
+    /// Skip planning (re-check VAMP's paths only).
+    pub no_plan: bool,
+}
+
+#[derive(Deserialize)]
+struct ProblemFile {
+    problems: BTreeMap<String, Vec<Problem>>,
+}
+
+#[derive(Deserialize)]
+struct Problem {
+    index: usize,
+    start: Vec<f64>,
+    goals: Vec<Vec<f64>>,
+    #[serde(default, rename = "box")]
+    boxes: Vec<BoxRecord>,
+    #[serde(default, rename = "cylinder")]
+    cylinders: Vec<CylinderRecord>,
+    #[serde(default, rename = "sphere")]
+    spheres: Vec<SphereRecord>,
+}
+
+#[derive(Deserialize)]
+struct BoxRecord {
+    name: String,
+    position: [f64; 3],
+    orientation_quat_xyzw: [f64; 4],
+    half_extents: [f64; 3],
+}
+
+#[derive(Deserialize)]
+struct CylinderRecord {
+    name: String,
+    position: [f64; 3],
+    orientation_quat_xyzw: [f64; 4],
+    radius: f64,
+    length: f64,
+}
+
+#[derive(Deserialize)]
+struct SphereRecord {
+    name: String,
+    position: [f64; 3],
+    radius: f64,
+}
+
+#[derive(Deserialize)]
+struct VampFile {
+    problems: Vec<VampProblem>,
+}
+
+#[derive(Deserialize)]
+struct VampProblem {
+    family: String,
+    index: usize,
+    #[serde(default)]
+    trials: Vec<VampTrial>,
+}
+
+#[derive(Deserialize)]
+struct VampTrial {
+    solved: bool,
+    planning_ns: u64,
+    #[serde(default)]
+    path: Vec<Vec<f64>>,
+    #[serde(default)]
+    simplified_path: Vec<Vec<f64>>,
+}
+
+/// Where a path first touches something, by the guaranteed sweep.
+#[derive(Serialize)]
+struct PathContact {
+    /// Index of the path segment (between waypoints `segment` and `segment + 1`).
+    segment: usize,
+    /// Fraction along that segment.
+    at: f64,
+    /// The pair in contact.
+    pair: PairReport,
+    /// Whether both ends of the segment are collision-free (the contact is only between
+    /// samples).
+    between_samples: bool,
+    /// The deepest penetration among the sweep's evaluated configurations (m, negative), with
+    /// its segment and fraction.
+    deepest: Option<(f64, usize, f64)>,
+}
+
+/// What the guaranteed sweep says about one path.
+#[derive(Serialize)]
+struct PathCheck {
+    /// Proved free (no contact, no uncertified stretch).
+    certified: bool,
+    /// The first contact, if any.
+    contact: Option<PathContact>,
+    /// Stretches left uncertified at the sweep's resolution (segment, fraction from, to).
+    uncertified: usize,
+}
+
+#[derive(Serialize)]
+struct VampRecord {
+    solved: bool,
+    planning_ns: u64,
+    raw: Option<PathCheck>,
+    simplified: Option<PathCheck>,
+}
+
+/// One problem's record in the report.
+#[derive(Serialize)]
+struct Record {
+    family: String,
+    index: usize,
+    /// Start and goal collision-free by robocollide's check.
+    valid: bool,
+    /// Why not, if not.
+    invalid_reason: Option<String>,
+    solved: bool,
+    planning_ns: Option<u64>,
+    iterations: Option<usize>,
+    motions_checked: Option<usize>,
+    certified: bool,
+    path_length: Option<f64>,
+    path: Vec<Vec<f64>>,
+    error: Option<String>,
+    vamp: Option<VampRecord>,
+}
+
+fn rotation(q: [f64; 4], field: &str) -> Result<nalgebra::UnitQuaternion<f64>> {
+    let [x, y, z, w] = q;
+    let norm = (x * x + y * y + z * z + w * w).sqrt();
+    if !(norm.is_finite() && norm > 0.0) {
+        bail!("{field}: [{x}, {y}, {z}, {w}] is not a rotation (x, y, z, w)");
+    }
+    Ok(nalgebra::UnitQuaternion::from_quaternion(
+        nalgebra::Quaternion::new(w, x, y, z),
+    ))
+}
+
+/// The problem's obstacles as named world shapes.
+fn obstacles(p: &Problem) -> Result<SceneObjects> {
+    let mut scene = SceneObjects::default();
+    for b in &p.boxes {
+        let r = rotation(b.orientation_quat_xyzw, &format!("box `{}`", b.name))?;
+        let shape = OrientedBox::new(
+            Point3::from(b.position),
+            *r.to_rotation_matrix().matrix(),
+            Vector3::from(b.half_extents),
+        )
+        .with_context(|| format!("box `{}`", b.name))?;
+        scene.obstacles.push((b.name.clone(), Shape::Box(shape)));
+    }
+    for c in &p.cylinders {
+        let r = rotation(c.orientation_quat_xyzw, &format!("cylinder `{}`", c.name))?;
+        let at = Isometry3::from_parts(Vector3::from(c.position).into(), r);
+        let half = Vector3::new(0.0, 0.0, c.length / 2.0);
+        let shape = Cylinder::new(at * Point3::from(-half), at * Point3::from(half), c.radius)
+            .with_context(|| format!("cylinder `{}`", c.name))?;
+        scene
+            .obstacles
+            .push((c.name.clone(), Shape::Cylinder(shape)));
+    }
+    for s in &p.spheres {
+        let shape = Sphere::new(Point3::from(s.position), s.radius)
+            .with_context(|| format!("sphere `{}`", s.name))?;
+        scene.obstacles.push((s.name.clone(), Shape::Sphere(shape)));
+    }
+    Ok(scene)
+}
+
+/// Sweeps `path` (waypoints, radians) with the guaranteed sweep; time = waypoint index, so a
+/// contact's time names its segment directly.
+fn check_path(cell: &Cell, path: &[Vec<f64>]) -> Result<PathCheck> {
+    let times: Vec<f64> = (0..path.len()).map(|i| i as f64).collect();
+    let trajectory = Trajectory::new(vec![], times, path.to_vec())?;
+    let mut checker = CellChecker::new(cell, true);
+    let report = sweep(
+        &mut checker,
+        &trajectory,
+        SweepMode::Guaranteed { min_interval: 1e-9 },
+        |_, _| {},
+    )?;
+    let certified = report.certified_free();
+    let uncertified = report.uncertified.len();
+    let deepest = report
+        .closest
+        .as_ref()
+        .filter(|(_, p)| p.distance <= 0.0)
+        .map(|(t, p)| {
+            let segment = (t.floor() as usize).min(path.len().saturating_sub(2));
+            (p.distance, segment, t - segment as f64)
+        });
+    let contact = report.first_collision.map(|(t, pair)| {
+        let segment = (t.floor() as usize).min(path.len().saturating_sub(2));
+        let mut clear = |q: &Vec<f64>| {
+            checker.pose(q);
+            checker.closest().is_none_or(|c| c.distance > 0.0)
+        };
+        let between_samples = clear(&path[segment]) && clear(&path[segment + 1]);
+        PathContact {
+            segment,
+            at: t - segment as f64,
+            pair,
+            between_samples,
+            deepest,
+        }
+    });
+    Ok(PathCheck {
+        certified,
+        contact,
+        uncertified,
+    })
+}
+
+/// Why `q` is not a valid configuration (contact, or outside the limits), if it is not.
+fn invalid(cell: &Cell, q: &[f64], what: &str) -> Option<String> {
+    let mut checker = CellChecker::new(cell, true);
+    if let Err(e) = checker.validate(q) {
+        return Some(format!("{what}: {e}"));
+    }
+    let limits = checker.limit_violations(q);
+    if !limits.is_empty() {
+        return Some(format!("{what}: {}", limits.join("; ")));
+    }
+    checker.pose(q);
+    let closest = checker.closest()?;
+    (closest.distance <= 0.0).then(|| {
+        let p = checker.pair_report(closest.pair);
+        format!(
+            "{what} in collision: {} ({}) – {} ({}), {} m",
+            p.a.label, p.a.link, p.b.label, p.b.link, p.distance
+        )
+    })
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let k = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[k]
+}
+
+fn stats(label: &str, mut ns: Vec<f64>) -> String {
+    ns.sort_by(f64::total_cmp);
+    let mean = ns.iter().sum::<f64>() / ns.len().max(1) as f64;
+    format!(
+        "{label}: {} solved, median {:.1} µs, mean {:.1} µs, p95 {:.1} µs",
+        ns.len(),
+        percentile(&ns, 0.5) / 1e3,
+        mean / 1e3,
+        percentile(&ns, 0.95) / 1e3
+    )
+}
+
+/// Runs the problem set; returns whether every planned path was certified.
+pub fn run(run: &ProblemRun) -> Result<bool> {
+    let text = std::fs::read_to_string(run.problems)
+        .with_context(|| format!("reading {}", run.problems.display()))?;
+    let file: ProblemFile = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{}: not a problem set in VAMP's layout",
+            run.problems.display()
+        )
+    })?;
+    let vamp: BTreeMap<(String, usize), VampTrial> = match run.vamp_paths {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let v: VampFile = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not VAMP's recorded paths", path.display()))?;
+            v.problems
+                .into_iter()
+                .filter_map(|p| {
+                    let t = p.trials.into_iter().next()?;
+                    Some(((p.family, p.index), t))
+                })
+                .collect()
+        }
+        None => BTreeMap::new(),
+    };
+    let (_, robot) = CellSource::read(
+        run.robot,
+        &CellOptions {
+            srdf: run.srdf.map(PathBuf::from),
+            ..CellOptions::default()
+        },
+    )?;
+    if robot.robots.len() != 1 || robot.dof() == 0 {
+        bail!("--robot must be one robot with joints (a URDF)");
+    }
+    let dof = robot.dof();
+    let families: Vec<(&String, &Vec<Problem>)> = file
+        .problems
+        .iter()
+        .filter(|(f, _)| run.family.is_none_or(|x| x == f.as_str()))
+        .collect();
+    if families.is_empty() {
+        bail!(
+            "no family {} in {} (families: {})",
+            run.family.unwrap_or("?"),
+            run.problems.display(),
+            file.problems.keys().cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    let total: usize = families
+        .iter()
+        .map(|(_, p)| p.len().min(run.limit.unwrap_or(usize::MAX)))
+        .sum();
+    let tty = std::io::stderr().is_terminal();
+    let mut records = Vec::new();
+    for (family, problems) in families {
+        for p in problems.iter().take(run.limit.unwrap_or(usize::MAX)) {
+            if tty {
+                eprint!("\r[{}/{total}] {family} #{}   ", records.len() + 1, p.index);
+                std::io::stderr().flush().ok();
+            }
+            records.push(solve(
+                run,
+                &robot,
+                dof,
+                family,
+                p,
+                vamp.get(&(family.clone(), p.index)),
+            ));
+        }
+    }
+    if tty {
+        eprintln!();
+    }
+    summarise(&records, run.vamp_paths.is_some(), run.no_plan);
+    if let Some(path) = run.json {
+        std::fs::write(path, serde_json::to_string_pretty(&records)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("report: {}", path.display());
+    }
+    Ok(records.iter().all(|r| !r.solved || r.certified))
+}
+
+/// Plans (and re-checks VAMP's paths of) one problem; every failure becomes part of its record.
+fn solve(
+    run: &ProblemRun,
+    robot: &Cell,
+    dof: usize,
+    family: &str,
+    p: &Problem,
+    vamp: Option<&VampTrial>,
+) -> Record {
+    let mut record = Record {
+        family: family.to_owned(),
+        index: p.index,
+        valid: false,
+        invalid_reason: None,
+        solved: false,
+        planning_ns: None,
+        iterations: None,
+        motions_checked: None,
+        certified: false,
+        path_length: None,
+        path: Vec::new(),
+        error: None,
+        vamp: None,
+    };
+    let outcome = (|| -> Result<()> {
+        let mut cell = robot.clone();
+        cell.add_world_obstacles(obstacles(p)?)?;
+        let Some(goal) = p.goals.first() else {
+            bail!("no goal");
+        };
+        for (what, q) in [("start", &p.start), ("goal", goal)] {
+            if q.len() != dof {
+                bail!("{what} has {} values, the robot {dof} joints", q.len());
+            }
+        }
+        record.invalid_reason =
+            invalid(&cell, &p.start, "start").or_else(|| invalid(&cell, goal, "goal"));
+        record.valid = record.invalid_reason.is_none();
+        if let Some(v) = vamp {
+            let check = |path: &[Vec<f64>]| -> Result<Option<PathCheck>> {
+                if path.len() < 2 {
+                    return Ok(None);
+                }
+                check_path(&cell, path).map(Some)
+            };
+            record.vamp = Some(VampRecord {
+                solved: v.solved,
+                planning_ns: v.planning_ns,
+                raw: check(&v.path)?,
+                simplified: check(&v.simplified_path)?,
+            });
+        }
+        if !record.valid || run.no_plan {
+            return Ok(());
+        }
+        let mut validity = CellValidity::new(&cell, 0, p.start.clone(), 0.0, true)?;
+        let settings = PlannerSettings {
+            max_step: run.max_step,
+            seed: run.seed,
+            time_limit: Duration::from_secs_f64(run.time_limit),
+            ..Default::default()
+        };
+        match rrt_connect(&mut validity, &p.start, goal, &settings) {
+            Ok(plan) => {
+                record.solved = true;
+                record.planning_ns = Some((plan.seconds * 1e9).round() as u64);
+                record.iterations = Some(plan.iterations);
+                record.motions_checked = Some(validity.motions_checked);
+                record.path_length = Some(plan.length);
+                record.certified = check_path(&cell, &plan.path)?.certified;
+                record.path = plan.path;
+            }
+            Err(e) => record.error = Some(e.to_string()),
+        }
+        Ok(())
+    })();
+    if let Err(e) = outcome {
+        record.error = Some(format!("{e:#}"));
+    }
+    record
+}
+
+fn summarise(records: &[Record], with_vamp: bool, no_plan: bool) {
+    let mut by_family: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    for r in records {
+        let e = by_family.entry(&r.family).or_default();
+        e.0 += 1;
+        e.1 += usize::from(r.valid);
+        e.2 += usize::from(r.solved && r.certified);
+    }
+    println!("robocollide plan --problems: {} problem(s)", records.len());
+    for (family, (n, valid, solved)) in &by_family {
+        if no_plan {
+            println!("  {family:<18} {n:>4} problems, {valid:>4} valid");
+        } else {
+            println!(
+                "  {family:<18} {n:>4} problems, {valid:>4} valid, {solved:>4} solved and certified"
+            );
+        }
+    }
+    let ours: Vec<f64> = records
+        .iter()
+        .filter_map(|r| r.planning_ns.map(|ns| ns as f64))
+        .collect();
+    if !no_plan {
+        println!(
+            "  {}",
+            stats("robocollide (every motion certified)", ours.clone())
+        );
+    }
+    if with_vamp {
+        let theirs: Vec<f64> = records
+            .iter()
+            .filter_map(|r| {
+                r.vamp
+                    .as_ref()
+                    .filter(|v| v.solved)
+                    .map(|v| v.planning_ns as f64)
+            })
+            .collect();
+        println!(
+            "  {}",
+            stats("VAMP (recorded, sampled motion checks)", theirs.clone())
+        );
+        if !no_plan && !ours.is_empty() && !theirs.is_empty() {
+            let median = |mut v: Vec<f64>| {
+                v.sort_by(f64::total_cmp);
+                percentile(&v, 0.5)
+            };
+            println!(
+                "  median ratio robocollide / VAMP: {:.1}",
+                median(ours) / median(theirs)
+            );
+        }
+        for (label, pick) in [
+            (
+                "raw",
+                (|v: &VampRecord| v.raw.as_ref()) as fn(&VampRecord) -> Option<&PathCheck>,
+            ),
+            ("simplified", |v: &VampRecord| v.simplified.as_ref()),
+        ] {
+            let checks: Vec<(&Record, &PathCheck)> = records
+                .iter()
+                .filter_map(|r| Some((r, pick(r.vamp.as_ref()?)?)))
+                .collect();
+            let through: Vec<&(&Record, &PathCheck)> =
+                checks.iter().filter(|(_, c)| c.contact.is_some()).collect();
+            let between = through
+                .iter()
+                .filter(|(_, c)| c.contact.as_ref().is_some_and(|x| x.between_samples))
+                .count();
+            println!(
+                "  VAMP {label} paths re-checked by the guaranteed sweep: {} of {} touch an obstacle or the robot itself ({between} only between waypoints)",
+                through.len(),
+                checks.len()
+            );
+            for (r, c) in through.iter().take(5) {
+                let x = c.contact.as_ref().expect("filtered on contact");
+                let depth = x.deepest.map_or(String::new(), |(d, seg, at)| {
+                    format!(
+                        ", at least {:.2} mm deep (segment {seg} at {at:.3})",
+                        -d * 1e3
+                    )
+                });
+                println!(
+                    "    {} #{}: enters at segment {} at {:.3}: {} ({}) – {} ({}){depth}",
+                    r.family,
+                    r.index,
+                    x.segment,
+                    x.at,
+                    x.pair.a.label,
+                    x.pair.a.link,
+                    x.pair.b.label,
+                    x.pair.b.link,
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! `robocollide plan --problems`: a MotionBenchMaker subset planned and certified, VAMP's
+//! recorded paths re-checked (two of them pass through an obstacle between waypoints), the
+//! invalid problem reported, bad files named.
+
+mod common;
+
+use common::{data, robocollide, text};
+use std::path::Path;
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vamp")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn panda() -> [String; 4] {
+    [
+        "--robot".into(),
+        data("robots/panda/panda_spherized.urdf"),
+        "--srdf".into(),
+        data("robots/panda/panda.srdf"),
+    ]
+}
+
+#[test]
+fn vamp_paths_through_obstacles_are_found_and_named() {
+    let report = std::env::temp_dir().join(format!("mbm-{}.json", std::process::id()));
+    let mut args: Vec<String> = vec![
+        "plan".into(),
+        "--problems".into(),
+        fixture("mbm_problems_subset.json"),
+    ];
+    args.extend(panda());
+    args.extend([
+        "--vamp-paths".into(),
+        fixture("vamp_paths_subset.json"),
+        "--no-plan".into(),
+        "--json".into(),
+        report.display().to_string(),
+    ]);
+    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("VAMP raw paths re-checked by the guaranteed sweep: 2 of 3 touch"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("bookshelf_small #22: enters at segment 9"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("W-shelf_top"), "{stdout}");
+    let records: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    std::fs::remove_file(&report).ok();
+    let records = records.as_array().unwrap();
+    assert_eq!(records.len(), 4);
+    let invalid: Vec<_> = records.iter().filter(|r| r["valid"] == false).collect();
+    assert_eq!(invalid.len(), 1);
+    assert_eq!(invalid[0]["family"], "table_pick");
+    assert_eq!(invalid[0]["index"], 41);
+    assert!(
+        invalid[0]["invalid_reason"]
+            .as_str()
+            .unwrap()
+            .contains("in collision"),
+        "{}",
+        invalid[0]
+    );
+    let through = records
+        .iter()
+        .find(|r| r["family"] == "bookshelf_small" && r["index"] == 50)
+        .unwrap();
+    let contact = &through["vamp"]["raw"]["contact"];
+    assert_eq!(contact["between_samples"], true);
+    assert!(contact["pair"]["distance"].as_f64().unwrap() <= 0.0);
+}
+
+#[test]
+fn problems_are_planned_and_certified() {
+    let mut args: Vec<String> = vec![
+        "plan".into(),
+        "--problems".into(),
+        fixture("mbm_problems_subset.json"),
+    ];
+    args.extend(panda());
+    args.extend([
+        "--family".into(),
+        "table_pick".into(),
+        "--time-limit".into(),
+        "20".into(),
+    ]);
+    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("table_pick            2 problems,    1 valid,    1 solved and certified"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bad_problem_files_and_arguments_are_named() {
+    let mut args: Vec<String> = vec![
+        "plan".into(),
+        "--problems".into(),
+        data("cells/ur5_irb120.toml"),
+    ];
+    args.extend(panda());
+    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("ur5_irb120.toml: not a problem set"),
+        "{stderr}"
+    );
+    let out = robocollide(&["plan", "--problems", &fixture("mbm_problems_subset.json")]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--problems needs --robot URDF"), "{stderr}");
+    let mut args: Vec<String> = vec![
+        "plan".into(),
+        "--problems".into(),
+        fixture("mbm_problems_subset.json"),
+    ];
+    args.extend(panda());
+    args.extend(["--family".into(), "kitchen".into()]);
+    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("no family kitchen"), "{stderr}");
+}
