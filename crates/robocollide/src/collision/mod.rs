@@ -10,6 +10,7 @@
 mod checker;
 mod core;
 mod motion_bound;
+mod motion_check;
 mod pair_search;
 mod pose;
 mod report;
@@ -18,6 +19,7 @@ mod trajectory;
 
 pub use checker::{CellChecker, Closest};
 pub use motion_bound::MotionBound;
+pub use motion_check::{MAX_MOTION_EVALUATIONS, MotionCheck};
 pub use pose::CellPose;
 pub use report::{AllowedLinkPair, CheckReport, Element, PairReport, RobotSummary};
 #[cfg(feature = "parallel")]

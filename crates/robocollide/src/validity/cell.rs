@@ -1,8 +1,9 @@
 //! [`CellValidity`]: one robot of a cell moves, the others stand still; configurations are
-//! checked with [`CellChecker`], motions with the guaranteed sweep (certified between the
-//! ends, see [`collision::sweep`](crate::collision::sweep)).
+//! checked with [`CellChecker`], motions certified between their ends: by the two-ended
+//! [`MotionCheck`] when only contact matters, by the guaranteed sweep (every evaluated point
+//! kept at the clearance, see [`collision::sweep`](crate::collision::sweep)) with a clearance.
 
-use crate::collision::{CellChecker, SweepMode, Trajectory, sweep};
+use crate::collision::{CellChecker, MotionCheck, SweepMode, Trajectory, sweep};
 use crate::error::{Error, Result};
 use crate::math::Real;
 use crate::planning::Validity;
@@ -12,6 +13,7 @@ use crate::robot::Cell;
 #[derive(Debug, Clone)]
 pub struct CellValidity<'a> {
     checker: CellChecker<'a>,
+    motion: MotionCheck,
     robot: usize,
     fixed: Vec<Real>,
     offset: usize,
@@ -43,6 +45,7 @@ impl<'a> CellValidity<'a> {
         }
         let checker = CellChecker::new(cell, include_self);
         checker.validate(&fixed)?;
+        let motion = MotionCheck::new(&checker);
         if !(clearance.is_finite() && clearance >= 0.0) {
             return Err(Error::NonFinite {
                 field: "clearance".into(),
@@ -51,6 +54,7 @@ impl<'a> CellValidity<'a> {
         }
         let offset = cell.robots[..robot].iter().map(|r| r.model.dof()).sum();
         Ok(Self {
+            motion,
             checker,
             robot,
             fixed,
@@ -98,6 +102,13 @@ impl Validity for CellValidity<'_> {
 
     fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
         self.motions_checked += 1;
+        if self.clearance == 0.0 {
+            // Only contact matters: the two-ended certificate over the pairs still uncertain.
+            let (qa, qb) = (self.full(a), self.full(b));
+            return self
+                .motion
+                .free(&mut self.checker, &qa, &qb, self.min_interval);
+        }
         let Ok(trajectory) =
             Trajectory::new(vec![], vec![0.0, 1.0], vec![self.full(a), self.full(b)])
         else {

@@ -1,0 +1,110 @@
+//! The planners' motion check (`MotionCheck`, two-ended certificate) against the guaranteed
+//! sweep and dense sampling: it never calls a motion free that touches anything.
+#![cfg(all(feature = "urdf", feature = "moveit"))]
+
+use std::path::{Path, PathBuf};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use robocollide::collision::{CellChecker, MotionCheck, SweepMode, Trajectory, sweep};
+use robocollide::robot::{Cell, CellOptions, CellSource};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Random motions of the cell's first robot with joints (others at home): the motion check's
+/// "free" must agree with the guaranteed sweep and with 400 samples along the motion.
+fn agree(cell: &Cell, spread: f64, count: usize, seed: u64) -> (usize, usize) {
+    let mut checker = CellChecker::new(cell, true);
+    let mut motion = MotionCheck::new(&checker);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let home: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
+    let dof = cell.robots[0].model.dof();
+    let (mut free, mut blocked) = (0, 0);
+    for _ in 0..count {
+        let mut qa = home.clone();
+        let mut qb = home.clone();
+        for j in 0..dof {
+            qa[j] = rng.random_range(-spread..spread);
+            qb[j] = qa[j] + rng.random_range(-0.8..0.8);
+        }
+        let says_free = motion.free(&mut checker, &qa, &qb, 1e-6);
+        let trajectory =
+            Trajectory::new(vec![], vec![0.0, 1.0], vec![qa.clone(), qb.clone()]).unwrap();
+        let report = sweep(
+            &mut checker,
+            &trajectory,
+            SweepMode::Guaranteed { min_interval: 1e-6 },
+            |_, _| {},
+        )
+        .unwrap();
+        if says_free {
+            free += 1;
+            assert!(
+                report.first_collision.is_none(),
+                "certified free, but the sweep finds contact: {qa:?} → {qb:?}"
+            );
+            for i in 0..=400 {
+                let s = i as f64 / 400.0;
+                let q: Vec<f64> = qa.iter().zip(&qb).map(|(a, b)| a + (b - a) * s).collect();
+                checker.pose(&q);
+                let d = checker.closest().map_or(f64::INFINITY, |c| c.distance);
+                assert!(
+                    d > 0.0,
+                    "certified free, but in contact at s = {s}: {qa:?} → {qb:?}"
+                );
+            }
+        } else {
+            blocked += 1;
+        }
+        if report.first_collision.is_some() {
+            assert!(!says_free);
+        }
+    }
+    (free, blocked)
+}
+
+#[test]
+fn the_demo_cell_motions_certified_free_are_free() {
+    let cell = Cell::load(&root().join("data/cells/ur5_irb120.toml")).unwrap();
+    let (free, blocked) = agree(&cell, 3.1, 300, 1);
+    // Both answers occur, so the comparison means something.
+    assert!(free > 30 && blocked > 30, "free {free}, blocked {blocked}");
+}
+
+#[test]
+fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
+    let panda = root().join("data/robots/panda");
+    let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
+    for (k, scene) in ["bookshelf_small", "cage", "table_pick"].iter().enumerate() {
+        let (_, cell) = CellSource::read(
+            &panda.join("panda_spherized.urdf"),
+            &CellOptions {
+                srdf: Some(panda.join("panda.srdf")),
+                scene: Some(scenes.join(format!("{scene}_scene0001.yaml"))),
+                cylinders_as_capsules: false,
+            },
+        )
+        .unwrap();
+        let (free, blocked) = agree(&cell, 2.5, 120, 10 + k as u64);
+        assert!(
+            free > 5 && blocked > 5,
+            "{scene}: free {free}, blocked {blocked}"
+        );
+    }
+}
+
+#[test]
+fn contact_at_an_end_and_bad_input_are_not_free() {
+    let cell = Cell::load(&root().join("data/cells/ur5_irb120.toml")).unwrap();
+    let mut checker = CellChecker::new(&cell, true);
+    let mut motion = MotionCheck::new(&checker);
+    let home: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
+    // A motion of zero length at a free configuration is free.
+    assert!(motion.free(&mut checker, &home, &home, 1e-6));
+    let mut nan = home.clone();
+    nan[2] = f64::NAN;
+    assert!(!motion.free(&mut checker, &home, &nan, 1e-6));
+    assert!(!motion.free(&mut checker, &home, &home[..5], 1e-6));
+}
