@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use robocollide::collision::{CellChecker, PairReport, SweepMode, Trajectory, sweep};
+use robocollide::collision::{CellChecker, MotionCheck, PairReport, SweepMode, Trajectory, sweep};
 use robocollide::geom::{Cylinder, OrientedBox, Shape, Sphere};
 use robocollide::math::{Isometry3, Point3, Vector3};
 use robocollide::planning::{PlannerSettings, rrt_connect};
@@ -164,7 +164,12 @@ struct Record {
     planning_ns: Option<u64>,
     iterations: Option<usize>,
     motions_checked: Option<usize>,
+    /// Every edge of the returned path certified free again by a fresh motion check (the
+    /// planner's two-ended certificate), and the guaranteed sweep finds no contact on it.
     certified: bool,
+    /// The guaranteed sweep's re-check of the planned path (single-ended: it may leave a
+    /// grazing stretch uncertified at its resolution where the two-ended test certifies it).
+    sweep: Option<PathCheck>,
     path_length: Option<f64>,
     path: Vec<Vec<f64>>,
     error: Option<String>,
@@ -401,6 +406,7 @@ fn solve(
         iterations: None,
         motions_checked: None,
         certified: false,
+        sweep: None,
         path_length: None,
         path: Vec::new(),
         error: None,
@@ -451,7 +457,15 @@ fn solve(
                 record.iterations = Some(plan.iterations);
                 record.motions_checked = Some(validity.motions_checked);
                 record.path_length = Some(plan.length);
-                record.certified = check_path(&cell, &plan.path)?.certified;
+                let check = check_path(&cell, &plan.path)?;
+                let mut checker = CellChecker::new(&cell, true);
+                let mut motion = MotionCheck::new(&checker);
+                let edges_free = plan
+                    .path
+                    .windows(2)
+                    .all(|w| motion.free(&mut checker, &w[0], &w[1], 1e-6));
+                record.certified = edges_free && check.contact.is_none();
+                record.sweep = Some(check);
                 record.path = plan.path;
             }
             Err(e) => record.error = Some(e.to_string()),

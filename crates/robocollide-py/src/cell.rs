@@ -17,7 +17,7 @@ use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
-use robocollide::collision::{CellChecker, SweepMode, Trajectory, sweep};
+use robocollide::collision::{CellChecker, MotionCheck, SweepMode, Trajectory, sweep};
 use robocollide::control::{FilterSettings, VelocityFilter as RustFilter};
 use robocollide::planning::{PlannerSettings, rrt_connect};
 use robocollide::robot::{Cell as RustCell, CellOptions, CellSource};
@@ -589,7 +589,7 @@ impl Cell {
                     .sum::<f64>();
                 times.push(times[times.len() - 1] + d.sqrt().max(1e-9));
             }
-            let trajectory = Trajectory::new(vec![], times, full)?;
+            let trajectory = Trajectory::new(vec![], times, full.clone())?;
             let mut checker = CellChecker::new(&self.cell, true);
             let report = sweep(
                 &mut checker,
@@ -597,7 +597,18 @@ impl Cell {
                 SweepMode::Guaranteed { min_interval: 1e-6 },
                 |_, _| {},
             )?;
-            Ok((plan, validity.motions_checked, report.certified_free()))
+            // Certified: every edge again by a fresh two-ended motion check, and no contact by
+            // the guaranteed sweep (which may leave a grazing stretch uncertified at its
+            // resolution where the two-ended test certifies it).
+            let mut motion = MotionCheck::new(&checker);
+            let edges = full
+                .windows(2)
+                .all(|w| motion.free(&mut checker, &w[0], &w[1], 1e-6));
+            Ok((
+                plan,
+                validity.motions_checked,
+                edges && report.first_collision.is_none(),
+            ))
         });
         let (plan, motions, certified) = match outcome {
             Ok(x) => x,

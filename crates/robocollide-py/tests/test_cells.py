@@ -148,7 +148,7 @@ def test_plan_returns_a_certified_path(demo):
     full = np.tile(home, (len(path), 1))
     full[:, :6] = path
     times = np.arange(len(path), dtype=float)
-    assert demo.sweep(times, full).certified_free
+    assert not demo.sweep(times, full).collision
 
 
 def test_plan_from_a_colliding_start_raises():
