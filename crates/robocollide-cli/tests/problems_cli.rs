@@ -15,32 +15,40 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
-fn panda() -> [String; 4] {
-    [
-        "--robot".into(),
+/// Runs `plan --problems FILE` on the shipped Panda with `extra` arguments.
+fn plan_problems(file: &str, extra: &[&str]) -> std::process::Output {
+    let (urdf, srdf) = (
         data("robots/panda/panda_spherized.urdf"),
-        "--srdf".into(),
         data("robots/panda/panda.srdf"),
-    ]
+    );
+    let mut args = vec![
+        "plan",
+        "--problems",
+        file,
+        "--robot",
+        &urdf,
+        "--srdf",
+        &srdf,
+    ];
+    args.extend_from_slice(extra);
+    robocollide(&args)
 }
 
 #[test]
 fn vamp_paths_through_obstacles_are_found_and_named() {
     let report = std::env::temp_dir().join(format!("mbm-{}.json", std::process::id()));
-    let mut args: Vec<String> = vec![
-        "plan".into(),
-        "--problems".into(),
-        fixture("mbm_problems_subset.json"),
-    ];
-    args.extend(panda());
-    args.extend([
-        "--vamp-paths".into(),
-        fixture("vamp_paths_subset.json"),
-        "--no-plan".into(),
-        "--json".into(),
-        report.display().to_string(),
-    ]);
-    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let vamp_paths = fixture("vamp_paths_subset.json");
+    let report_path = report.display().to_string();
+    let out = plan_problems(
+        &fixture("mbm_problems_subset.json"),
+        &[
+            "--vamp-paths",
+            &vamp_paths,
+            "--no-plan",
+            "--json",
+            &report_path,
+        ],
+    );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(
@@ -80,19 +88,10 @@ fn vamp_paths_through_obstacles_are_found_and_named() {
 
 #[test]
 fn problems_are_planned_and_certified() {
-    let mut args: Vec<String> = vec![
-        "plan".into(),
-        "--problems".into(),
-        fixture("mbm_problems_subset.json"),
-    ];
-    args.extend(panda());
-    args.extend([
-        "--family".into(),
-        "table_pick".into(),
-        "--time-limit".into(),
-        "20".into(),
-    ]);
-    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = plan_problems(
+        &fixture("mbm_problems_subset.json"),
+        &["--family", "table_pick", "--time-limit", "20"],
+    );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(
@@ -103,13 +102,7 @@ fn problems_are_planned_and_certified() {
 
 #[test]
 fn bad_problem_files_and_arguments_are_named() {
-    let mut args: Vec<String> = vec![
-        "plan".into(),
-        "--problems".into(),
-        data("cells/ur5_irb120.toml"),
-    ];
-    args.extend(panda());
-    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = plan_problems(&data("cells/ur5_irb120.toml"), &[]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
@@ -120,14 +113,10 @@ fn bad_problem_files_and_arguments_are_named() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--problems needs --robot URDF"), "{stderr}");
-    let mut args: Vec<String> = vec![
-        "plan".into(),
-        "--problems".into(),
-        fixture("mbm_problems_subset.json"),
-    ];
-    args.extend(panda());
-    args.extend(["--family".into(), "kitchen".into()]);
-    let out = robocollide(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = plan_problems(
+        &fixture("mbm_problems_subset.json"),
+        &["--family", "kitchen"],
+    );
     let (_, stderr) = text(&out);
     assert!(stderr.contains("no family kitchen"), "{stderr}");
 }
