@@ -635,6 +635,7 @@ impl Cell {
         dict.set_item("tree_nodes", plan.tree_nodes)?;
         dict.set_item("motions_checked", motions)?;
         dict.set_item("seconds", plan.seconds)?;
+        dict.set_item("search_seconds", plan.search_seconds)?;
         dict.set_item("certified", certified)?;
         Ok(dict)
     }

@@ -60,8 +60,11 @@ pub struct Plan {
     pub raw_length: Real,
     /// Joint-space length after shortcutting (rad).
     pub length: Real,
-    /// Planning time (s).
+    /// Planning time (s), shortcutting included.
     pub seconds: Real,
+    /// Time until the trees met (s): the search alone, without shortcutting (what VAMP
+    /// reports as its planning time; its simplification is timed apart).
+    pub search_seconds: Real,
     /// Tree edges `(parent, child)` of both trees, if `record_tree` was set.
     pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
@@ -249,6 +252,7 @@ pub fn rrt_connect(
     }
     path.extend(back);
     let raw_length = length(&path);
+    let search_seconds = began.elapsed().as_secs_f64();
     // Shortcutting: join two random waypoints directly when that motion is valid.
     for _ in 0..settings.shortcut_attempts {
         if path.len() < 3 {
@@ -278,6 +282,7 @@ pub fn rrt_connect(
         tree_nodes: trees[0].nodes.len() + trees[1].nodes.len(),
         raw_length,
         seconds: began.elapsed().as_secs_f64(),
+        search_seconds,
     })
 }
 
@@ -326,6 +331,7 @@ mod tests {
             plan,
             Plan {
                 seconds: plan.seconds,
+                search_seconds: plan.search_seconds,
                 ..rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &settings).unwrap()
             }
         );
