@@ -509,7 +509,15 @@ fn summarise(records: &[Record], with_vamp: bool, no_plan: bool) {
     if !no_plan {
         println!(
             "  {}",
-            stats("robocollide (every motion certified)", ours.clone())
+            stats("robocollide search (every motion certified)", ours.clone())
+        );
+        let simplify: Vec<f64> = records
+            .iter()
+            .filter_map(|r| r.simplify_ns.map(|ns| ns as f64))
+            .collect();
+        println!(
+            "  {}",
+            stats("robocollide shortcutting (200 attempts)", simplify)
         );
     }
     if with_vamp {
@@ -524,7 +532,10 @@ fn summarise(records: &[Record], with_vamp: bool, no_plan: bool) {
             .collect();
         println!(
             "  {}",
-            stats("VAMP (recorded, sampled motion checks)", theirs.clone())
+            stats(
+                "VAMP search (recorded, sampled motion checks)",
+                theirs.clone()
+            )
         );
         if !no_plan && !ours.is_empty() && !theirs.is_empty() {
             let median = |mut v: Vec<f64>| {
