@@ -424,6 +424,18 @@ mod tests {
             }
             let (full, status_full) = solve_with_clarabel(&weights, &x_hat, &all_rows, &all_h);
             let x_full = full.map(|m| m.x);
+            if status_full == QpStatus::Failed {
+                // The reference solve of the whole problem stopped without an answer
+                // (numerics; found by this test on a 3 × 3 case): it cannot judge. An answer
+                // of the working set must still satisfy every constraint and bound.
+                if let Some(x) = &x {
+                    for (row, bound) in all_rows.iter().zip(&all_h) {
+                        let gx: Real = row.iter().zip(x).map(|(g, v)| g * v).sum();
+                        prop_assert!(gx <= bound + 1e-6);
+                    }
+                }
+                return Ok(());
+            }
             prop_assert_eq!(status, status_full);
             if let (Some(x), Some(x_full)) = (x, x_full) {
                 let (f, f_full) = (objective(&weights, &x_hat, &x), objective(&weights, &x_hat, &x_full));
