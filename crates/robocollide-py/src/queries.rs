@@ -214,10 +214,9 @@ pub fn distances(
             )));
         }
     };
-    let (a, b) = (a.shapes(), b.shapes());
     // A single shape on one side is paired with every shape of the other.
     let (step_a, step_b) = (usize::from(a.len() > 1), usize::from(b.len() > 1));
     Separations::compute(py, n, n >= PARALLEL_BATCH, |k| {
-        shape_shape(&a[k * step_a], &b[k * step_b])
+        shape_shape(&a.get(k * step_a), &b.get(k * step_b))
     })
 }

@@ -2,9 +2,10 @@
 //! numbers per shape, validated by the library's constructors; errors name the first bad row;
 //! large arrays are built on all cores).
 //!
-//! Measured (benches/README.md): keeping the rows and building each `Shape` as a query reads
-//! it halves the memory read but doubled the time per pair on this machine (65 → 122 ns per
-//! capsule pair), so the array holds `Shape` values.
+//! Capsules, spheres and cylinders are kept as their own validated values (56 bytes for a
+//! capsule, where a `Shape` takes 136): a batch over more pairs than the cache reads less than
+//! half the memory. Measured (benches/README.md): keeping the raw rows instead and validating
+//! each as a query reads it doubled the time per pair (65 → 122 ns), so values it is.
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -68,13 +69,39 @@ impl RowKind {
 /// `boxes`, or from a list of shapes).
 #[pyclass(module = "robocollide", frozen)]
 pub struct ShapeArray {
-    shapes: Vec<Shape>,
+    store: Store,
+}
+
+/// The shapes, by kind where one kind fills the array.
+enum Store {
+    Mixed(Vec<Shape>),
+    Capsules(Vec<geom::Capsule>),
+    Spheres(Vec<geom::Sphere>),
+    Cylinders(Vec<geom::Cylinder>),
+}
+
+/// `f` over the rows of `data`, on all cores when `parallel`.
+fn collect_rows<T: Send>(
+    data: &[f64],
+    width: usize,
+    parallel: bool,
+    f: impl Fn(&[f64]) -> T + Sync + Send,
+) -> Vec<T> {
+    let mut out = Vec::new();
+    if parallel {
+        data.par_chunks(width).map(f).collect_into_vec(&mut out);
+    } else {
+        out.extend(data.chunks(width).map(f));
+    }
+    out
 }
 
 impl ShapeArray {
     /// An array of the given shapes.
     pub fn from_shapes(shapes: Vec<Shape>) -> Self {
-        Self { shapes }
+        Self {
+            store: Store::Mixed(shapes),
+        }
     }
 
     /// An array of rows of `kind`, each validated; the error names the first bad row
@@ -94,25 +121,49 @@ impl ShapeArray {
             }
         }
         let build = |r: &[f64]| kind.shape(r).expect("every row passed validation above");
-        let mut shapes = Vec::new();
-        if parallel {
-            data.par_chunks(width)
-                .map(build)
-                .collect_into_vec(&mut shapes);
-        } else {
-            shapes.extend(data.chunks(width).map(build));
-        }
-        Ok(Self::from_shapes(shapes))
+        let store = match kind {
+            RowKind::Capsule => Store::Capsules(collect_rows(&data, width, parallel, |r| {
+                let Shape::Capsule(c) = build(r) else {
+                    unreachable!("a capsule row builds a capsule")
+                };
+                c
+            })),
+            RowKind::Sphere => Store::Spheres(collect_rows(&data, width, parallel, |r| {
+                let Shape::Sphere(c) = build(r) else {
+                    unreachable!("a sphere row builds a sphere")
+                };
+                c
+            })),
+            RowKind::Cylinder => Store::Cylinders(collect_rows(&data, width, parallel, |r| {
+                let Shape::Cylinder(c) = build(r) else {
+                    unreachable!("a cylinder row builds a cylinder")
+                };
+                c
+            })),
+            _ => Store::Mixed(collect_rows(&data, width, parallel, build)),
+        };
+        Ok(Self { store })
     }
 
     /// Number of shapes.
     pub fn len(&self) -> usize {
-        self.shapes.len()
+        match &self.store {
+            Store::Mixed(v) => v.len(),
+            Store::Capsules(v) => v.len(),
+            Store::Spheres(v) => v.len(),
+            Store::Cylinders(v) => v.len(),
+        }
     }
 
-    /// The shapes.
-    pub fn shapes(&self) -> &[Shape] {
-        &self.shapes
+    /// Shape `k` (`k < len()`).
+    #[inline]
+    pub fn get(&self, k: usize) -> Shape {
+        match &self.store {
+            Store::Mixed(v) => v[k],
+            Store::Capsules(v) => Shape::Capsule(v[k]),
+            Store::Spheres(v) => Shape::Sphere(v[k]),
+            Store::Cylinders(v) => Shape::Cylinder(v[k]),
+        }
     }
 }
 
@@ -134,15 +185,16 @@ impl ShapeArray {
                 "index {index} out of range for {n} shapes"
             )));
         }
-        to_python(py, self.shapes[k as usize])
+        to_python(py, self.get(k as usize))
     }
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyList>,))> {
         let py = slf.py();
         let list = PyList::empty(py);
-        for shape in &slf.get().shapes {
-            list.append(to_python(py, *shape)?)?;
+        let array = slf.get();
+        for k in 0..array.len() {
+            list.append(to_python(py, array.get(k))?)?;
         }
         Ok((slf.get_type().into_any(), (list,)))
     }
