@@ -219,17 +219,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
     );
     // Trajectory at 1 rad/s along the path; re-verify as a whole.
     let configs: Vec<Vec<f64>> = plan.path.iter().map(|q| validity.full(q)).collect();
-    let mut times = vec![0.0];
-    for w in plan.path.windows(2) {
-        let d: f64 = w[0]
-            .iter()
-            .zip(&w[1])
-            .map(|(a, b)| (a - b) * (a - b))
-            .sum::<f64>()
-            .sqrt();
-        times.push(times.last().copied().unwrap_or(0.0) + d.max(1e-9));
-    }
-    let trajectory = Trajectory::new(vec![], times.clone(), configs.clone())?;
+    let trajectory = Trajectory::at_unit_joint_speed(configs.clone())?;
     let mut checker = CellChecker::new(&cell, true);
     let report = run_sweep(
         &mut checker,
@@ -251,22 +241,13 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
     );
     crate::output::create_folder(&args.out)?;
     // path.csv in the cell's units: a trajectory `robocollide sweep` accepts.
-    let scales: Vec<f64> = cell
-        .robots
-        .iter()
-        .flat_map(|r| {
-            r.model
-                .tree()
-                .variable_kinds()
-                .map(|kind| cell.units.joint_scale(kind))
-        })
-        .collect();
+    let scales = cell.joint_scales();
     let mut header = vec!["t".to_owned()];
     for r in &cell.robots {
         header.extend((1..=r.model.dof()).map(|j| format!("{}_{j}", r.label)));
     }
     let mut csv = header.join(",") + "\n";
-    for (t, q) in times.iter().zip(&configs) {
+    for (t, q) in trajectory.times.iter().zip(&configs) {
         let row: Vec<String> = std::iter::once(t.to_string())
             .chain(q.iter().zip(&scales).map(|(v, s)| (v / s).to_string()))
             .collect();

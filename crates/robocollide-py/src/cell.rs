@@ -580,16 +580,7 @@ impl Cell {
             let mut validity = CellValidity::new(&self.cell, r, fixed, clearance, true)?;
             let plan = rrt_connect(&mut validity, &start, &goal, &settings)?;
             let full: Vec<Vec<f64>> = plan.path.iter().map(|q| validity.full(q)).collect();
-            let mut times = vec![0.0];
-            for w in plan.path.windows(2) {
-                let d = w[0]
-                    .iter()
-                    .zip(&w[1])
-                    .map(|(a, b)| (a - b).powi(2))
-                    .sum::<f64>();
-                times.push(times[times.len() - 1] + d.sqrt().max(1e-9));
-            }
-            let trajectory = Trajectory::new(vec![], times, full.clone())?;
+            let trajectory = Trajectory::at_unit_joint_speed(full.clone())?;
             let mut checker = CellChecker::new(&self.cell, true);
             let report = sweep(
                 &mut checker,

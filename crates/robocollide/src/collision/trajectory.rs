@@ -94,6 +94,27 @@ fn column_order(
 }
 
 impl Trajectory {
+    /// A path (configurations in radians/metres) timed at 1 rad/s of joint-space distance
+    /// between consecutive waypoints (at least 1e-9 s apart): how planned paths are swept
+    /// and written.
+    pub fn at_unit_joint_speed(configs: Vec<Vec<Real>>) -> Result<Self> {
+        let mut times = Vec::with_capacity(configs.len());
+        let mut t = 0.0;
+        for (k, q) in configs.iter().enumerate() {
+            if k > 0 {
+                let d: Real = q
+                    .iter()
+                    .zip(&configs[k - 1])
+                    .map(|(a, b)| (a - b) * (a - b))
+                    .sum::<Real>()
+                    .sqrt();
+                t += d.max(1e-9);
+            }
+            times.push(t);
+        }
+        Self::new(vec![], times, configs)
+    }
+
     /// Builds a trajectory from times and configurations (already in radians/metres),
     /// checking lengths, finiteness and increasing times.
     pub fn new(columns: Vec<String>, times: Vec<Real>, configs: Vec<Vec<Real>>) -> Result<Self> {
@@ -163,16 +184,7 @@ impl Trajectory {
             )));
         }
         let order = column_order(&header, cell).map_err(err)?;
-        let scales: Vec<Real> = cell
-            .robots
-            .iter()
-            .flat_map(|r| {
-                r.model
-                    .tree()
-                    .variable_kinds()
-                    .map(|kind| cell.units.joint_scale(kind))
-            })
-            .collect();
+        let scales = cell.joint_scales();
         let (mut times, mut configs) = (Vec::new(), Vec::new());
         for record in records {
             let record = record.map_err(|e| err(format!("{e}")))?;
