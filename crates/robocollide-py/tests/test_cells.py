@@ -212,8 +212,8 @@ def test_cells_cross_process_boundaries(demo):
         (lambda c: c.check_many(np.full((2, 12), np.nan)), r"q\[0\]\[0\] must be finite"),
         (lambda c: c.jacobian(np.zeros(12), "R1", "nowhere", [0, 0, 0]), "no link `nowhere`"),
         (lambda c: c.link_names("R7"), "no robot `R7`"),
-        (lambda c: c.sweep([0, 1], np.zeros((3, 12))), "3"),
-        (lambda c: c.sweep([1, 0], np.zeros((2, 12))), "increas"),
+        (lambda c: c.sweep([0, 1], np.zeros((3, 12))), "2 times for 3 configurations"),
+        (lambda c: c.sweep([1, 0], np.zeros((2, 12))), "time 0 does not increase"),
         (lambda c: c.plan([0] * 5, [0] * 6), "start: robot R1 has 6 joint"),
     ],
 )
