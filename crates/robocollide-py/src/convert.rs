@@ -84,20 +84,25 @@ fn describe(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// An `(n, width)` float64 array from any array-like; rows are copied out in C order (so
-/// non-contiguous, transposed or integer input is accepted). Errors name `field`.
-pub fn rows(value: &Bound<'_, PyAny>, width: usize, field: &str) -> PyResult<Vec<f64>> {
+/// An `(n, width)` float64 array from any array-like, as a C-contiguous read-only view (a
+/// float64 C-ordered array is used in place; non-contiguous, transposed or integer input is
+/// converted). A 1-D array is one row. Errors name `field`.
+pub fn row_array<'py>(
+    value: &Bound<'py, PyAny>,
+    width: usize,
+    field: &str,
+) -> PyResult<PyReadonlyArray2<'py, f64>> {
     let py = value.py();
     let numpy = py.import("numpy")?;
     let array = numpy
-        .call_method1("asarray", (value, numpy.getattr("float64")?))
+        .call_method1("ascontiguousarray", (value, numpy.getattr("float64")?))
         .map_err(|e| bad(format!("{field}: not numeric array data ({e})")))?;
     let array = if array.getattr("ndim")?.extract::<usize>()? == 1 && width > 0 {
         array.call_method1("reshape", ((1i64, -1i64),))?
     } else {
         array
     };
-    let array: PyReadonlyArray2<'_, f64> = array.extract().map_err(|_| {
+    let array: PyReadonlyArray2<'py, f64> = array.extract().map_err(|_| {
         bad(format!(
             "{field} must be a 2-D array of shape (n, {width}), got {} dimension(s)",
             array
@@ -113,7 +118,12 @@ pub fn rows(value: &Bound<'_, PyAny>, width: usize, field: &str) -> PyResult<Vec
             shape[0], shape[1]
         )));
     }
-    Ok(array.as_array().iter().copied().collect())
+    Ok(array)
+}
+
+/// The numbers of [`row_array`], row after row.
+pub fn rows(value: &Bound<'_, PyAny>, width: usize, field: &str) -> PyResult<Vec<f64>> {
+    Ok(row_array(value, width, field)?.as_slice()?.to_vec())
 }
 
 /// A length-3 numpy array.

@@ -5,9 +5,12 @@
 use pyo3::prelude::*;
 use robocollide::query::shape_shape;
 
-use crate::convert::{bad, numbers, rows};
+use robocollide::geom::{self, Shape, check_point};
+use robocollide::math::{Matrix3, Point3};
+
+use crate::convert::{bad, numbers, row_array};
 use crate::reports::{Separation, Separations};
-use crate::shape_array::{RowKind, ShapeArray};
+use crate::shape_array::ShapeArray;
 use crate::shapes::PyShape;
 
 /// Batches at least this long are split across threads.
@@ -33,75 +36,70 @@ fn same_rows(name: &str, counts: &[(&str, usize)]) -> PyResult<usize> {
 }
 
 /// Radii: one number for all rows, or one per row.
-fn radii(value: &Bound<'_, PyAny>, n: usize, field: &str) -> PyResult<Vec<f64>> {
-    if let Ok(r) = value.extract::<f64>() {
-        return Ok(vec![r; n]);
-    }
-    let r = numbers(value, field)?;
-    if r.len() != n {
-        return Err(bad(format!(
-            "{field} has {} values for {n} shapes",
-            r.len()
-        )));
-    }
-    Ok(r)
+enum Radii {
+    One(f64),
+    Each(Vec<f64>),
 }
 
-/// Rows from columns of widths `parts` (each `n` rows, row-major), side by side.
-fn interleave(n: usize, parts: &[(&[f64], usize)]) -> Vec<f64> {
-    let width: usize = parts.iter().map(|p| p.1).sum();
-    let mut data = Vec::with_capacity(n * width);
-    for k in 0..n {
-        for (column, w) in parts {
-            data.extend_from_slice(&column[k * w..(k + 1) * w]);
+impl Radii {
+    fn read(value: &Bound<'_, PyAny>, n: usize, field: &str) -> PyResult<Self> {
+        if let Ok(r) = value.extract::<f64>() {
+            return Ok(Radii::One(r));
+        }
+        let r = numbers(value, field)?;
+        if r.len() != n {
+            return Err(bad(format!(
+                "{field} has {} values for {n} shapes",
+                r.len()
+            )));
+        }
+        Ok(Radii::Each(r))
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> f64 {
+        match self {
+            Radii::One(r) => *r,
+            Radii::Each(r) => r[k],
         }
     }
-    data
+}
+
+/// Point `k` of a row-major (n, 3) buffer.
+#[inline]
+fn point_at(rows: &[f64], k: usize) -> Point3 {
+    Point3::new(rows[3 * k], rows[3 * k + 1], rows[3 * k + 2])
 }
 
 /// Spheres from centres (n, 3) and radii (n,) or one radius.
 #[pyfunction]
 pub fn spheres(centers: &Bound<'_, PyAny>, radius: &Bound<'_, PyAny>) -> PyResult<ShapeArray> {
-    let c = rows(centers, 3, "centers")?;
+    let c = row_array(centers, 3, "centers")?;
+    let c = c.as_slice()?;
     let n = c.len() / 3;
-    let r = radii(radius, n, "radius")?;
-    ShapeArray::from_rows(
-        "spheres",
-        RowKind::Sphere,
-        interleave(n, &[(&c, 3), (&r, 1)]),
-    )
+    let r = Radii::read(radius, n, "radius")?;
+    ShapeArray::spheres(n, |k| geom::Sphere::new(point_at(c, k), r.get(k)))
 }
 
 /// Points (n, 3).
 #[pyfunction]
 pub fn points(positions: &Bound<'_, PyAny>) -> PyResult<ShapeArray> {
-    ShapeArray::from_rows("points", RowKind::Point, rows(positions, 3, "positions")?)
+    let p = row_array(positions, 3, "positions")?;
+    let p = p.as_slice()?;
+    ShapeArray::shapes("points", p.len() / 3, |k| {
+        check_point("point", point_at(p, k)).map(Shape::Point)
+    })
 }
 
 /// Segments from end points `a` (n, 3) and `b` (n, 3).
 #[pyfunction]
 pub fn segments(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<ShapeArray> {
-    let (a, b) = (rows(a, 3, "a")?, rows(b, 3, "b")?);
+    let (a, b) = (row_array(a, 3, "a")?, row_array(b, 3, "b")?);
+    let (a, b) = (a.as_slice()?, b.as_slice()?);
     let n = same_rows("segments", &[("a", a.len() / 3), ("b", b.len() / 3)])?;
-    ShapeArray::from_rows(
-        "segments",
-        RowKind::Segment,
-        interleave(n, &[(&a, 3), (&b, 3)]),
-    )
-}
-
-/// Axial shapes (capsules, cylinders) from `a`, `b` (n, 3) and radii.
-fn axial(
-    name: &str,
-    kind: RowKind,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-    radius: &Bound<'_, PyAny>,
-) -> PyResult<ShapeArray> {
-    let (a, b) = (rows(a, 3, "a")?, rows(b, 3, "b")?);
-    let n = same_rows(name, &[("a", a.len() / 3), ("b", b.len() / 3)])?;
-    let r = radii(radius, n, "radius")?;
-    ShapeArray::from_rows(name, kind, interleave(n, &[(&a, 3), (&b, 3), (&r, 1)]))
+    ShapeArray::shapes("segments", n, |k| {
+        geom::Segment::new(point_at(a, k), point_at(b, k)).map(Shape::Segment)
+    })
 }
 
 /// Capsules from axis end points `a`, `b` (n, 3) and radii (n,) or one radius.
@@ -111,7 +109,13 @@ pub fn capsules(
     b: &Bound<'_, PyAny>,
     radius: &Bound<'_, PyAny>,
 ) -> PyResult<ShapeArray> {
-    axial("capsules", RowKind::Capsule, a, b, radius)
+    let (a, b) = (row_array(a, 3, "a")?, row_array(b, 3, "b")?);
+    let (a, b) = (a.as_slice()?, b.as_slice()?);
+    let n = same_rows("capsules", &[("a", a.len() / 3), ("b", b.len() / 3)])?;
+    let r = Radii::read(radius, n, "radius")?;
+    ShapeArray::capsules(n, |k| {
+        geom::Capsule::new(point_at(a, k), point_at(b, k), r.get(k))
+    })
 }
 
 /// Flat-capped cylinders from axis end points `a`, `b` (n, 3) and radii (n,) or one radius.
@@ -121,7 +125,13 @@ pub fn cylinders(
     b: &Bound<'_, PyAny>,
     radius: &Bound<'_, PyAny>,
 ) -> PyResult<ShapeArray> {
-    axial("cylinders", RowKind::Cylinder, a, b, radius)
+    let (a, b) = (row_array(a, 3, "a")?, row_array(b, 3, "b")?);
+    let (a, b) = (a.as_slice()?, b.as_slice()?);
+    let n = same_rows("cylinders", &[("a", a.len() / 3), ("b", b.len() / 3)])?;
+    let r = Radii::read(radius, n, "radius")?;
+    ShapeArray::cylinders(n, |k| {
+        geom::Cylinder::new(point_at(a, k), point_at(b, k), r.get(k))
+    })
 }
 
 /// Oriented boxes from centres (n, 3), half-extents (n, 3) and optionally rotations
@@ -134,29 +144,32 @@ pub fn boxes(
     rotations: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ShapeArray> {
     let (c, h) = (
-        rows(centers, 3, "centers")?,
-        rows(half_extents, 3, "half_extents")?,
+        row_array(centers, 3, "centers")?,
+        row_array(half_extents, 3, "half_extents")?,
     );
+    let (c, h) = (c.as_slice()?, h.as_slice()?);
     let m = match rotations {
         Some(r) => {
             let flat = r.call_method1("reshape", ((-1i64, 9i64),))?;
-            rows(&flat, 9, "rotations")?
+            Some(row_array(&flat, 9, "rotations")?)
         }
-        None => [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0].repeat(c.len() / 3),
+        None => None,
     };
+    let m = m.as_ref().map(|m| m.as_slice()).transpose()?;
     let n = same_rows(
         "boxes",
         &[
             ("centers", c.len() / 3),
             ("half_extents", h.len() / 3),
-            ("rotations", m.len() / 9),
+            ("rotations", m.map_or(c.len() / 3, |m| m.len() / 9)),
         ],
     )?;
-    ShapeArray::from_rows(
-        "boxes",
-        RowKind::Box,
-        interleave(n, &[(&c, 3), (&h, 3), (&m, 9)]),
-    )
+    ShapeArray::shapes("boxes", n, |k| {
+        let rotation = m.map_or_else(Matrix3::identity, |m| {
+            Matrix3::from_row_slice(&m[9 * k..9 * k + 9])
+        });
+        geom::OrientedBox::new(point_at(c, k), rotation, point_at(h, k).coords).map(Shape::Box)
+    })
 }
 
 /// Shapes from a `ShapeArray` (borrowed), a single `Shape` or a sequence of shapes.
@@ -217,6 +230,6 @@ pub fn distances(
     // A single shape on one side is paired with every shape of the other.
     let (step_a, step_b) = (usize::from(a.len() > 1), usize::from(b.len() > 1));
     Separations::compute(py, n, n >= PARALLEL_BATCH, |k| {
-        shape_shape(&a.get(k * step_a), &b.get(k * step_b))
+        a.separation(k * step_a, b, k * step_b)
     })
 }

@@ -1,69 +1,24 @@
-//! `ShapeArray`: many shapes for the vectorised queries, built from numpy rows (one row of
-//! numbers per shape, validated by the library's constructors; errors name the first bad row;
-//! large arrays are built on all cores).
+//! `ShapeArray`: many shapes for the vectorised queries, built from numpy columns (one row per
+//! shape, validated by the library's constructors; errors name the first bad row; large arrays
+//! are built on all cores, straight from the numpy buffers without intermediate copies).
 //!
 //! Capsules, spheres and cylinders are kept as their own validated values (56 bytes for a
 //! capsule, where a `Shape` takes 136): a batch over more pairs than the cache reads less than
-//! half the memory. Measured (benches/README.md): keeping the raw rows instead and validating
-//! each as a query reads it doubled the time per pair (65 → 122 ns), so values it is.
+//! half the memory, and a query between two such arrays calls its kernel directly. Measured
+//! (benches/README.md): keeping the raw rows instead and validating each as a query reads it
+//! doubled the time per pair (65 → 122 ns), so values it is.
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rayon::prelude::*;
-use robocollide::geom::{self, Shape, check_point};
-use robocollide::math::{Matrix3, Point3, Vector3};
+use robocollide::geom::{self, Shape};
+use robocollide::query::{Separation, capsule_capsule, shape_shape, sphere_sphere};
 
 use crate::convert::bad;
 use crate::shapes::{PyShape, to_python};
 
 /// Rows at least this many are validated on all cores.
 const PARALLEL_ROWS: usize = 16_384;
-
-/// The kind of every row of a row-stored array, with its layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowKind {
-    /// `x, y, z`.
-    Point,
-    /// `a (3), b (3)`.
-    Segment,
-    /// `centre (3), radius`.
-    Sphere,
-    /// `a (3), b (3), radius`.
-    Capsule,
-    /// `a (3), b (3), radius`.
-    Cylinder,
-    /// `centre (3), half-extents (3), rotation (9, row-major)`.
-    Box,
-}
-
-impl RowKind {
-    fn width(self) -> usize {
-        match self {
-            RowKind::Point => 3,
-            RowKind::Segment => 6,
-            RowKind::Sphere => 4,
-            RowKind::Capsule | RowKind::Cylinder => 7,
-            RowKind::Box => 15,
-        }
-    }
-
-    /// The shape of one row, validated.
-    fn shape(self, r: &[f64]) -> robocollide::Result<Shape> {
-        let p = |i: usize| Point3::new(r[i], r[i + 1], r[i + 2]);
-        Ok(match self {
-            RowKind::Point => Shape::Point(check_point("point", p(0))?),
-            RowKind::Segment => Shape::Segment(geom::Segment::new(p(0), p(3))?),
-            RowKind::Sphere => Shape::Sphere(geom::Sphere::new(p(0), r[3])?),
-            RowKind::Capsule => Shape::Capsule(geom::Capsule::new(p(0), p(3), r[6])?),
-            RowKind::Cylinder => Shape::Cylinder(geom::Cylinder::new(p(0), p(3), r[6])?),
-            RowKind::Box => Shape::Box(geom::OrientedBox::new(
-                p(0),
-                Matrix3::from_row_slice(&r[6..15]),
-                Vector3::new(r[3], r[4], r[5]),
-            )?),
-        })
-    }
-}
 
 /// An array of shapes (build with `spheres`, `capsules`, `cylinders`, `segments`, `points`,
 /// `boxes`, or from a list of shapes).
@@ -80,20 +35,25 @@ enum Store {
     Cylinders(Vec<geom::Cylinder>),
 }
 
-/// `f` over the rows of `data`, on all cores when `parallel`.
-fn collect_rows<T: Send>(
-    data: &[f64],
-    width: usize,
-    parallel: bool,
-    f: impl Fn(&[f64]) -> T + Sync + Send,
-) -> Vec<T> {
-    let mut out = Vec::new();
-    if parallel {
-        data.par_chunks(width).map(f).collect_into_vec(&mut out);
+/// Shapes `row(0) … row(n − 1)`, on all cores for large `n`; the error names the first bad row
+/// (`capsules[3]: capsule.radius …`).
+fn build<T: Send>(
+    name: &str,
+    n: usize,
+    row: impl Fn(usize) -> robocollide::Result<T> + Sync + Send,
+) -> PyResult<Vec<T>> {
+    let built: robocollide::Result<Vec<T>> = if n >= PARALLEL_ROWS {
+        (0..n).into_par_iter().map(&row).collect()
     } else {
-        out.extend(data.chunks(width).map(f));
-    }
-    out
+        (0..n).map(&row).collect()
+    };
+    built.map_err(|_| {
+        // A parallel collect reports some failing row; the message names the first.
+        let (k, e) = (0..n)
+            .find_map(|k| row(k).err().map(|e| (k, e)))
+            .expect("a row failed above");
+        bad(format!("{name}[{k}]: {e}"))
+    })
 }
 
 impl ShapeArray {
@@ -104,45 +64,43 @@ impl ShapeArray {
         }
     }
 
-    /// An array of rows of `kind`, each validated; the error names the first bad row
-    /// (`capsules[3]: capsule.radius …`).
-    pub fn from_rows(name: &str, kind: RowKind, data: Vec<f64>) -> PyResult<Self> {
-        let width = kind.width();
-        let parallel = data.len() >= PARALLEL_ROWS * width;
-        let invalid = |r: &[f64]| kind.shape(r).is_err();
-        let first_bad = if parallel {
-            data.par_chunks(width).position_first(invalid)
-        } else {
-            data.chunks(width).position(invalid)
-        };
-        if let Some(k) = first_bad {
-            if let Err(e) = kind.shape(&data[k * width..(k + 1) * width]) {
-                return Err(bad(format!("{name}[{k}]: {e}")));
-            }
-        }
-        let build = |r: &[f64]| kind.shape(r).expect("every row passed validation above");
-        let store = match kind {
-            RowKind::Capsule => Store::Capsules(collect_rows(&data, width, parallel, |r| {
-                let Shape::Capsule(c) = build(r) else {
-                    unreachable!("a capsule row builds a capsule")
-                };
-                c
-            })),
-            RowKind::Sphere => Store::Spheres(collect_rows(&data, width, parallel, |r| {
-                let Shape::Sphere(c) = build(r) else {
-                    unreachable!("a sphere row builds a sphere")
-                };
-                c
-            })),
-            RowKind::Cylinder => Store::Cylinders(collect_rows(&data, width, parallel, |r| {
-                let Shape::Cylinder(c) = build(r) else {
-                    unreachable!("a cylinder row builds a cylinder")
-                };
-                c
-            })),
-            _ => Store::Mixed(collect_rows(&data, width, parallel, build)),
-        };
-        Ok(Self { store })
+    /// Shapes of any kind, `row(k)` validated for each `k < n`.
+    pub fn shapes(
+        name: &str,
+        n: usize,
+        row: impl Fn(usize) -> robocollide::Result<Shape> + Sync + Send,
+    ) -> PyResult<Self> {
+        Ok(Self::from_shapes(build(name, n, row)?))
+    }
+
+    /// Capsules, `row(k)` validated for each `k < n`.
+    pub fn capsules(
+        n: usize,
+        row: impl Fn(usize) -> robocollide::Result<geom::Capsule> + Sync + Send,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            store: Store::Capsules(build("capsules", n, row)?),
+        })
+    }
+
+    /// Cylinders, `row(k)` validated for each `k < n`.
+    pub fn cylinders(
+        n: usize,
+        row: impl Fn(usize) -> robocollide::Result<geom::Cylinder> + Sync + Send,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            store: Store::Cylinders(build("cylinders", n, row)?),
+        })
+    }
+
+    /// Spheres, `row(k)` validated for each `k < n`.
+    pub fn spheres(
+        n: usize,
+        row: impl Fn(usize) -> robocollide::Result<geom::Sphere> + Sync + Send,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            store: Store::Spheres(build("spheres", n, row)?),
+        })
     }
 
     /// Number of shapes.
@@ -163,6 +121,18 @@ impl ShapeArray {
             Store::Capsules(v) => Shape::Capsule(v[k]),
             Store::Spheres(v) => Shape::Sphere(v[k]),
             Store::Cylinders(v) => Shape::Cylinder(v[k]),
+        }
+    }
+
+    /// Separation of `self[i]` and `other[j]`: the kernel directly where both arrays hold one
+    /// kind it has, the general dispatch otherwise (same answers: `shape_shape` calls the same
+    /// kernels).
+    #[inline]
+    pub fn separation(&self, i: usize, other: &Self, j: usize) -> Separation {
+        match (&self.store, &other.store) {
+            (Store::Capsules(a), Store::Capsules(b)) => capsule_capsule(&a[i], &b[j]),
+            (Store::Spheres(a), Store::Spheres(b)) => sphere_sphere(&a[i], &b[j]),
+            _ => shape_shape(&self.get(i), &other.get(j)),
         }
     }
 }

@@ -178,6 +178,35 @@ def test_bad_arrays_are_refused_with_a_message(make, message):
         make()
 
 
+def test_large_arrays_are_built_in_parallel_and_name_the_first_bad_row():
+    n = 100_000  # above the parallel threshold: rows are validated on all cores
+    a = np.zeros((n, 3))
+    radius = np.full(n, 0.1)
+    radius[90_000] = -1.0
+    a[70_000, 1] = np.nan
+    with pytest.raises(rc.RobocollideError, match=r"capsules\[70000\]: capsule.a.y"):
+        rc.capsules(a, np.ones((n, 3)), radius)
+    radius[90_000] = 0.1
+    a[70_000, 1] = 0.0
+    assert len(rc.capsules(a, np.ones((n, 3)), radius)) == n
+
+
+def test_typed_batches_match_single_queries():
+    # Capsule and sphere arrays call their kernel directly; the answers are the dispatcher's.
+    rng = np.random.default_rng(7)
+    a0, a1, b0, b1 = (rng.uniform(-1, 1, (200, 3)) for _ in range(4))
+    r = rng.uniform(0.0, 0.5, 200)
+    batch = rc.distances(rc.capsules(a0, a1, r), rc.capsules(b0, b1, r[::-1]))
+    spheres = rc.distances(rc.spheres(a0, r), rc.spheres(b0, r))
+    for k in range(200):
+        one = rc.distance(rc.Capsule(a0[k], a1[k], r[k]), rc.Capsule(b0[k], b1[k], r[::-1][k]))
+        assert batch.distance[k] == one.distance
+        assert batch.point_a[k].tolist() == one.point_a.tolist()
+        assert batch.normal[k].tolist() == one.normal.tolist()
+        two = rc.distance(rc.Sphere(a0[k], r[k]), rc.Sphere(b0[k], r[k]))
+        assert spheres.distance[k] == two.distance
+
+
 def test_shape_arrays_pickle():
     arr = rc.capsules(np.zeros((3, 3)), np.ones((3, 3)), [0.1, 0.2, 0.3])
     back = pickle.loads(pickle.dumps(arr))
