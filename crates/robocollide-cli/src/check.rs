@@ -27,7 +27,8 @@ pub struct CheckArgs {
     /// Joint values of the next robot with joints, comma-separated, in the cell's angle unit;
     /// repeat once per robot in file order. Robots without --q use their `home`. Values may be
     /// named (`panda_joint4=-1.2,panda_joint6=1.5`): unnamed joints keep their home value; or
-    /// the name of an SRDF state (`ready`).
+    /// the name of an SRDF state (`ready`), optionally followed by named values that change it
+    /// (`stand,LShoulderPitch=0.9`).
     #[arg(long = "q", value_name = "VALUES", allow_hyphen_values = true)]
     q: Vec<String>,
     #[command(flatten)]
@@ -67,26 +68,7 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
         {
             Some(list) if list.contains('=') => q.extend(named_values(cell, r, list)?),
             Some(name) if name.trim().starts_with(|c: char| c.is_ascii_alphabetic()) => {
-                let name = name.trim();
-                let Some((_, state)) = robot.model.named_states.iter().find(|(n, _)| n == name)
-                else {
-                    let known: Vec<&str> = robot
-                        .model
-                        .named_states
-                        .iter()
-                        .map(|(n, _)| n.as_str())
-                        .collect();
-                    bail!(
-                        "{}: no named state `{name}` (the SRDF's states: {})",
-                        robot.label,
-                        if known.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            known.join(", ")
-                        }
-                    );
-                };
-                q.extend(state);
+                q.extend(named_state(cell, r, name.trim())?);
             }
             Some(list) => {
                 let values: Vec<f64> = list
@@ -121,11 +103,44 @@ pub fn configuration(cell: &Cell, lists: &[String]) -> Result<Vec<f64>> {
 
 /// A robot's configuration from `name=value` items (cell units): its home, with the named
 /// joints set.
+/// The SRDF state `name` of robot `r`; the error lists the states there are.
+fn named_state(cell: &Cell, r: usize, name: &str) -> Result<Vec<f64>> {
+    let robot = &cell.robots[r];
+    let Some((_, state)) = robot.model.named_states.iter().find(|(n, _)| n == name) else {
+        let known: Vec<&str> = robot
+            .model
+            .named_states
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        bail!(
+            "{}: no named state `{name}` (the SRDF's states: {})",
+            robot.label,
+            if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            }
+        );
+    };
+    Ok(state.clone())
+}
+
+/// `name=value` items over the robot's home, or over an SRDF state named first
+/// (`stand,LShoulderPitch=0.9`).
 fn named_values(cell: &Cell, r: usize, list: &str) -> Result<Vec<f64>> {
     let robot = &cell.robots[r];
     let tree = robot.model.tree();
-    let mut q = robot.home.clone();
-    for item in list.split(',') {
+    let mut items = list.split(',').peekable();
+    let mut q = match items.peek() {
+        Some(first) if !first.contains('=') && !first.trim().is_empty() => {
+            let state = named_state(cell, r, first.trim())?;
+            items.next();
+            state
+        }
+        _ => robot.home.clone(),
+    };
+    for item in items {
         let Some((name, value)) = item.split_once('=') else {
             bail!(
                 "{}: `{item}`: give every value as name=value, or none (positional values in joint order)",

@@ -43,6 +43,36 @@ pub struct DemoArgs {
     out: PathBuf,
 }
 
+/// Writes a picture of every robot of `cell` at configuration `q` (all robots concatenated),
+/// with `pair`'s witness points joined; `checker` splits `q` per robot.
+pub fn cell_picture(
+    path: &std::path::Path,
+    title: &str,
+    cell: &Cell,
+    checker: &CellChecker<'_>,
+    q: &[f64],
+    pair: Option<&robocollide::collision::PairReport>,
+) -> Result<()> {
+    let shapes: Vec<Vec<robocollide::geom::Shape>> = cell
+        .robots
+        .iter()
+        .enumerate()
+        .map(|(r, robot)| robot.model.world_shapes(checker.robot_q(q, r)))
+        .collect::<robocollide::Result<_>>()?;
+    let robots: Vec<RobotShapes> = cell
+        .robots
+        .iter()
+        .zip(&shapes)
+        .enumerate()
+        .map(|(i, (r, s))| RobotShapes {
+            label: format!("{}: {}", r.label, r.model.name),
+            shapes: s,
+            color: COLORS[i % COLORS.len()],
+        })
+        .collect();
+    scene_picture(path, title, &robots, pair)
+}
+
 /// Robot colours in pictures.
 pub const COLORS: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
@@ -174,28 +204,18 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
             pair.b.link,
             fmt_num(pair.distance)
         );
-        let shapes: Vec<Vec<robocollide::geom::Shape>> = cell
-            .robots
-            .iter()
-            .enumerate()
-            .map(|(r, robot)| robot.model.world_shapes(checker.robot_q(&q, r)))
-            .collect::<robocollide::Result<_>>()?;
-        let robots: Vec<RobotShapes> = cell
-            .robots
-            .iter()
-            .zip(&shapes)
-            .enumerate()
-            .map(|(i, (r, s))| RobotShapes {
-                label: format!("{}: {}", r.label, r.model.name),
-                shapes: s,
-                color: COLORS[i % COLORS.len()],
-            })
-            .collect();
         let title = format!(
             "closest approach, t = {:.3} s: {} – {} at {:.4} m",
             t, pair.a.label, pair.b.label, pair.distance
         );
-        scene_picture(&args.out.join("closest.png"), &title, &robots, Some(pair))?;
+        cell_picture(
+            &args.out.join("closest.png"),
+            &title,
+            &cell,
+            &checker,
+            &q,
+            Some(pair),
+        )?;
     }
     println!(
         "\nWrote to {}/: report.json, sweep.json, distance.csv, distance.png, distance.svg, closest.png",

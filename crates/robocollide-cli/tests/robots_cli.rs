@@ -245,6 +245,104 @@ fn avoid_keeps_the_robots_apart_and_writes_plots() {
     assert!(o.status.success(), "{:?}", text(&o));
 }
 
+/// Seed 002's use case: NAO bumps his chest with his left arm, with and without the filter.
+#[test]
+fn avoid_nao_keeps_the_left_arm_off_the_chest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("nao");
+    for form in ["damped", "literal"] {
+        let o = robocollide(&[
+            "avoid",
+            "--scenario",
+            "nao",
+            "--form",
+            form,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let (stdout, stderr) = text(&o);
+        assert!(o.status.success(), "{stdout}\n{stderr}");
+        assert!(stdout.contains("protected chain R1:LArm"), "{stdout}");
+        assert!(
+            stdout.contains("without filter   closest -0.02")
+                && stdout.contains("R1-torso / R1-l_hand (COLLISION)"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("with filter      closest 0.01 m") && stdout.contains("(kept apart)"),
+            "{stdout}"
+        );
+    }
+    for file in [
+        "avoid.json",
+        "avoid.png",
+        "closest_filtered.png",
+        "closest_unfiltered.png",
+    ] {
+        assert!(
+            std::fs::metadata(out.join(file)).unwrap().len() > 1000,
+            "{file}"
+        );
+    }
+    // The same from the files, with the stiffness rule: the left arm pushed into the right
+    // one, which gets out of the way.
+    let (urdf, srdf) = (data("robots/nao/nao.urdf"), data("robots/nao/nao.srdf"));
+    let right = "RShoulderPitch=0.5,RShoulderRoll=0.2,RElbowYaw=0.5,RElbowRoll=1.2";
+    let o = robocollide(&[
+        "avoid",
+        &urdf,
+        "--srdf",
+        &srdf,
+        "--self-collision",
+        "--protect",
+        "Arms",
+        "--limp",
+        "LArm",
+        "--influence",
+        "0.08",
+        "--safety",
+        "0.01",
+        "--duration",
+        "3",
+        "--start",
+        &format!("stand,{right}"),
+        "--goal",
+        &format!(
+            "stand,{right},LShoulderPitch=0.5,LShoulderRoll=-0.3,LElbowYaw=-0.5,LElbowRoll=-1.3"
+        ),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("R1:LArm is not stiff"), "{stdout}");
+    assert!(
+        stdout.contains("R1-l_hand / R1-r_hand (COLLISION)") && stdout.contains("(kept apart)"),
+        "{stdout}"
+    );
+    // Bad chains are named with the groups there are.
+    for (args, message) in [
+        (
+            &["--protect", "Tail"][..],
+            "no group `Tail` (groups: Head, LArm, RArm, Arms",
+        ),
+        (
+            &["--protect", "LArm", "--limp", "RArm"][..],
+            "`RArm` is not a protected chain (protected: LArm)",
+        ),
+        (
+            &["--protect", "LArm", "--limp", "Nose"][..],
+            "--limp Nose: not a group",
+        ),
+    ] {
+        let mut all = vec!["avoid", &urdf, "--srdf", &srdf, "--goal", "stand"];
+        all.extend(args);
+        let o = robocollide(&all);
+        assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+        assert!(text(&o).1.contains(message), "{message}: {:?}", text(&o));
+    }
+}
+
 #[test]
 fn plan_finds_a_verified_path_that_sweep_accepts() {
     let dir = tempfile::tempdir().unwrap();

@@ -632,7 +632,7 @@ impl Cell {
     }
 
     /// A collision-avoidance velocity filter (seed 002) on this cell; see `VelocityFilter`.
-    #[pyo3(signature = (influence=0.15, safety=0.05, max_approach=0.5, dt=0.01, max_joint_speed=2.0, moving=None, protect=None, self_collision=false))]
+    #[pyo3(signature = (influence=0.15, safety=0.05, max_approach=0.5, dt=0.01, max_joint_speed=2.0, moving=None, protect=None, self_collision=false, chains=None, limp=None, form="damped"))]
     #[allow(clippy::too_many_arguments)]
     fn velocity_filter(
         slf: Py<Self>,
@@ -645,13 +645,26 @@ impl Cell {
         moving: Option<Vec<String>>,
         protect: Option<BTreeMap<String, Vec<String>>>,
         self_collision: bool,
+        chains: Option<BTreeMap<String, Vec<String>>>,
+        limp: Option<BTreeMap<String, Vec<String>>>,
+        form: &str,
     ) -> PyResult<VelocityFilter> {
+        let form = match form {
+            "damped" => robocollide::control::ConstraintForm::Damped,
+            "literal" => robocollide::control::ConstraintForm::Literal,
+            other => {
+                return Err(crate::convert::bad(format!(
+                    "form must be \"damped\" or \"literal\", got {other:?}"
+                )));
+            }
+        };
         let settings = FilterSettings {
             influence,
             safety,
             max_approach,
             dt,
             max_joint_speed,
+            form,
         };
         let cell = slf.bind(py).get();
         let moving: Vec<bool> = match &moving {
@@ -668,11 +681,22 @@ impl Cell {
             None => vec![true; cell.cell.robots.len()],
         };
         let protect: Vec<(String, Vec<String>)> = protect.unwrap_or_default().into_iter().collect();
+        let (chains, limp) = (chains.unwrap_or_default(), limp.unwrap_or_default());
         let filter = CachedFilter::try_new(cell.cell.clone(), |owned| {
             let mut filter = RustFilter::new(owned, self_collision, moving, settings)?;
             for (robot, links) in &protect {
                 let links: Vec<&str> = links.iter().map(String::as_str).collect();
                 filter.protect_links(robot, &links)?;
+            }
+            for (robot, groups) in &chains {
+                for group in groups {
+                    filter.protect_chain(robot, group, true)?;
+                }
+            }
+            for (robot, groups) in &limp {
+                for group in groups {
+                    filter.set_stiff(robot, group, false)?;
+                }
             }
             Ok::<_, robocollide::Error>(filter)
         })

@@ -169,6 +169,50 @@ def test_the_velocity_filter_slows_an_approach(demo):
         demo.velocity_filter(moving=["R9"])
 
 
+def test_nao_keeps_his_left_hand_off_his_chest():
+    """Seed 002's use case in a Python control loop: LArm protected, the hand commanded
+    through the chest, both constraint forms; without the filter the hand goes in."""
+    nao = DATA / "robots" / "nao"
+    cell = rc.load_cell(nao / "nao.urdf", srdf=nao / "nao.srdf")
+
+    def pose(**values):
+        q = np.array(cell.home)
+        for name, v in values.items():
+            q[cell.joint_names.index(f"R1:{name}")] = v
+        return q
+
+    start = pose(LShoulderPitch=1.4, LShoulderRoll=0.25, LElbowYaw=-1.2, LElbowRoll=-0.5)
+    goal = pose(LShoulderPitch=0.9, LShoulderRoll=-0.3, LElbowYaw=-0.3, LElbowRoll=-1.5)
+
+    def run(step):
+        q, closest = start.copy(), np.inf
+        for _ in range(300):
+            q = q + 0.01 * step(q, np.clip(2.0 * (goal - q), -1.5, 1.5))
+            closest = min(closest, _arm_to_torso(cell, q))
+        return closest
+
+    for form in ("damped", "literal"):
+        f = cell.velocity_filter(
+            influence=0.08, safety=0.01, max_approach=0.3, dt=0.01, max_joint_speed=1.5,
+            self_collision=True, chains={"R1": ["LArm"]}, form=form,
+        )
+        closest = run(lambda q, desired: f.step(q, desired)["qdot"])
+        assert closest >= 0.01 - 1e-4, (form, closest)
+    assert run(lambda q, desired: desired) < -0.015
+    with pytest.raises(rc.RobocollideError, match="no group `Tail`"):
+        cell.velocity_filter(chains={"R1": ["Tail"]})
+    with pytest.raises(rc.RobocollideError, match="`RArm` is not a protected chain"):
+        cell.velocity_filter(chains={"R1": ["LArm"]}, limp={"R1": ["RArm"]})
+    with pytest.raises(rc.RobocollideError, match="form must be"):
+        cell.velocity_filter(form="stiff")
+
+
+def _arm_to_torso(cell, q):
+    """The left forearm's and hand's distance to the torso sphere."""
+    shapes = {label: shape for label, _, shape in cell.shapes(q)}
+    return min(rc.distance(shapes[f"R1-{b}"], shapes["R1-torso"]).distance for b in ("l_hand", "l_forearm"))
+
+
 def test_the_four_c_case_study_matches_the_cli(cli):
     report = rc.four_c_study()
     expected = cli("fourc", "--case-study", "--json")

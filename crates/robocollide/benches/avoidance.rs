@@ -24,6 +24,7 @@ fn filter_step(c: &mut Criterion) {
         max_approach: 0.5,
         dt: 0.01,
         max_joint_speed: 1.5,
+        form: robocollide::control::ConstraintForm::Damped,
     };
     // Arms 5–10 cm apart (from the avoid scenario), commanded towards each other.
     let q: Vec<Real> = [

@@ -23,6 +23,7 @@ const SETTINGS: FilterSettings = FilterSettings {
     max_approach: 0.5,
     dt: 0.01,
     max_joint_speed: 1.5,
+    form: robocollide::control::ConstraintForm::Damped,
 };
 
 /// Home poses, and goals where the arms interpenetrate (the demo's deepest contact).

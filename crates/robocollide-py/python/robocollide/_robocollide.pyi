@@ -256,7 +256,15 @@ class Cell:
         moving: Optional[Sequence[str]] = None,
         protect: Optional[dict[str, Sequence[str]]] = None,
         self_collision: bool = False,
-    ) -> VelocityFilter: ...
+        chains: Optional[dict[str, Sequence[str]]] = None,
+        limp: Optional[dict[str, Sequence[str]]] = None,
+        form: str = "damped",
+    ) -> VelocityFilter:
+        """Seed 002's filter. ``protect``: links per robot label; ``chains``: SRDF groups per
+        robot label (``{"R1": ["LArm"]}``), protected against the rest of the robot, the QP
+        over their joints; ``limp``: protected chains (or parts, ``LArm`` of ``Arms``) that
+        move as commanded while the robot's stiff joints avoid; ``form``: ``"damped"``
+        (ξ (d − d_s)/(d_i − d_s)) or ``"literal"`` (seed 002's (d − d_s)/Δt)."""
 
 def load_cell(
     path: Path,

@@ -9,6 +9,7 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
+use super::projection::{Minimiser, project_onto_half_spaces};
 use crate::math::Real;
 
 /// Outcome of [`solve_box_qp`].
@@ -22,6 +23,39 @@ pub enum QpStatus {
     Failed,
 }
 
+/// One interior-point solve of the whole problem (every row and every bound at once): the
+/// reference [`solve_box_qp`] falls back to, and the baseline its benchmark compares with.
+pub fn solve_box_qp_whole(
+    weights: &[Real],
+    x_hat: &[Real],
+    rows: &[Vec<Real>],
+    h: &[Real],
+    lo: &[Real],
+    hi: &[Real],
+) -> (Option<Vec<Real>>, QpStatus) {
+    let n = x_hat.len();
+    // Every constraint as a row: G, then xⱼ ≤ hiⱼ, then −xⱼ ≤ −loⱼ.
+    let unit = |j: usize, sign: Real| {
+        let mut e = vec![0.0; n];
+        e[j] = sign;
+        e
+    };
+    let all_rows: Vec<Vec<Real>> = rows
+        .iter()
+        .cloned()
+        .chain((0..n).map(|j| unit(j, 1.0)))
+        .chain((0..n).map(|j| unit(j, -1.0)))
+        .collect();
+    let all_h: Vec<Real> = h
+        .iter()
+        .copied()
+        .chain(hi.iter().copied())
+        .chain(lo.iter().map(|v| -v))
+        .collect();
+    let (solution, status) = solve_with_clarabel(weights, x_hat, &all_rows, &all_h);
+    (solution.map(|s| s.x), status)
+}
+
 /// Solves the QP; returns the minimiser (or `None`) and the status. `rows` are the rows of
 /// `G` (each of length `x_hat.len()`), `h` their bounds.
 ///
@@ -31,9 +65,10 @@ pub enum QpStatus {
 /// (with positive weights, `x̂` clamped to the box), the rows of `G` and the variable bounds
 /// most violated by the current point join a working set — one in the first round, then
 /// twice as many each round — and the working-set problem is re-solved until nothing is
-/// violated. Bounds in the working set fix their variable, so clarabel sees only the free
-/// variables and the working rows (one working row is a closed-form projection, no
-/// clarabel at all); a fixed bound whose multiplier comes out negative is
+/// violated. Bounds in the working set fix their variable, so the working-set problem has
+/// only the free variables and the working rows: one row is a closed-form projection, several
+/// an exact dual active set ([`super::projection`]), clarabel only where that cannot decide;
+/// a fixed bound whose multiplier comes out negative is
 /// released and the problem re-solved (an active set on the bounds). Anything unexpected —
 /// a reduced problem clarabel cannot solve, more rounds than constraints — falls back to one
 /// solve of the whole problem, which is also what decides infeasibility.
@@ -46,28 +81,7 @@ pub fn solve_box_qp(
     hi: &[Real],
 ) -> (Option<Vec<Real>>, QpStatus) {
     let n = x_hat.len();
-    let whole = || {
-        // Every constraint as a row: G, then xⱼ ≤ hiⱼ, then −xⱼ ≤ −loⱼ.
-        let unit = |j: usize, sign: Real| {
-            let mut e = vec![0.0; n];
-            e[j] = sign;
-            e
-        };
-        let all_rows: Vec<Vec<Real>> = rows
-            .iter()
-            .cloned()
-            .chain((0..n).map(|j| unit(j, 1.0)))
-            .chain((0..n).map(|j| unit(j, -1.0)))
-            .collect();
-        let all_h: Vec<Real> = h
-            .iter()
-            .copied()
-            .chain(hi.iter().copied())
-            .chain(lo.iter().map(|v| -v))
-            .collect();
-        let (solution, status) = solve_with_clarabel(weights, x_hat, &all_rows, &all_h);
-        (solution.map(|s| s.x), status)
-    };
+    let whole = || solve_box_qp_whole(weights, x_hat, rows, h, lo, hi);
     let separable =
         weights.iter().all(|w| *w > 0.0 && w.is_finite()) && lo.iter().zip(hi).all(|(l, u)| l <= u);
     if !separable {
@@ -122,6 +136,11 @@ pub fn solve_box_qp(
                     Some(solution) => (Some(solution), QpStatus::Solved),
                     None => (None, QpStatus::Infeasible),
                 }
+            } else if let Some(solution) =
+                project_onto_half_spaces(&free_w, &free_x_hat, &reduced_rows, &reduced_h)
+            {
+                // Several rows: the exact dual active set; clarabel only when it cannot decide.
+                (Some(solution), QpStatus::Solved)
             } else {
                 solve_with_clarabel(&free_w, &free_x_hat, &reduced_rows, &reduced_h)
             };
@@ -244,12 +263,6 @@ enum Constraint {
     Row(usize),
     Upper(usize),
     Lower(usize),
-}
-
-/// A minimiser and the multipliers of its rows.
-struct Minimiser {
-    x: Vec<Real>,
-    multipliers: Vec<Real>,
 }
 
 /// Relative slack with which a constraint counts as satisfied by a working-set solution:

@@ -8,9 +8,14 @@
 //! body's core. Requires the `control` feature (clarabel).
 
 mod box_qp;
+mod projection;
+mod protection;
 mod simulation;
 mod velocity_filter;
 
-pub use box_qp::{QpStatus, solve_box_qp};
-pub use simulation::{SimulationStep, simulate};
-pub use velocity_filter::{ActivePair, FilterResult, FilterSettings, VelocityFilter};
+pub use box_qp::{QpStatus, solve_box_qp, solve_box_qp_whole};
+pub use protection::JointRole;
+pub use simulation::{Protect, SimulationStep, simulate};
+pub use velocity_filter::{
+    ActivePair, ConstraintForm, FilterQp, FilterResult, FilterSettings, VelocityFilter,
+};

@@ -13,14 +13,24 @@
 //! approach speed allowed at the influence distance `d_i`; it falls linearly to 0 at the
 //! safety distance `d_s` and becomes a separation demand below it (Faverjon & Tournassoud's
 //! velocity damper). Robots can be held still (their velocities are 0 and the constraint uses
-//! only the others'), a pair on one robot (self-collision) combines both Jacobians in the same
-//! columns, and [`VelocityFilter::protect_links`] restricts the constraints to pairs involving
-//! protected links (seed 002's protected chains, like NAO's arms against its body).
+//! only the others'), and a pair on one robot (self-collision) combines both Jacobians in the
+//! same columns. Protected links and seed 002's protected chains (what is constrained, what is
+//! optimised, the stiffness rule) are described in [`super::protection`].
+//!
+//! **Constraint forms.** [`ConstraintForm::Damped`] is the bound above.
+//! [`ConstraintForm::Literal`] is seed 002's own: the distance covered in one control period
+//! must not exceed the distance, `Δt · nᵀ(J_a − J_b) q̇ ≤ D − d_s`, with `n` from body a towards
+//! body b so that `nᵀ(J_a − J_b) q̇` is the *approach* speed (the seed leaves the sign implicit
+//! and writes a strict `<`; SEED-NOTES 002). `d_s = 0` is the seed verbatim; a positive `d_s`
+//! keeps a margin. Both are first-order predictions: after an Euler step along a curved motion
+//! the pair can end slightly closer than predicted.
 //!
 //! If the QP is infeasible or the solver fails, the result is the safest command available —
-//! stop (all velocities 0) — with the status saying why; never NaN.
+//! the optimised joints stop (given joints keep their commanded motion, which the filter does
+//! not control) — with the status saying why; never NaN.
 
 use super::box_qp::{QpStatus, solve_box_qp};
+use super::protection::{JointRole, Protections};
 use crate::collision::{CellChecker, Element};
 use crate::error::{Error, Result};
 use crate::math::{Point3, Real, Vector3};
@@ -63,6 +73,31 @@ pub struct FilterSettings {
     pub dt: Real,
     /// Joint speed limit (rad/s or m/s), for every joint.
     pub max_joint_speed: Real,
+    /// Which bound limits the closing speed.
+    pub form: ConstraintForm,
+}
+
+/// The bound on a constrained pair's closing speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConstraintForm {
+    /// `ξ (d − d_s)/(d_i − d_s)`: the velocity damper (the default).
+    #[default]
+    Damped,
+    /// `(d − d_s)/Δt`: seed 002's constraint, `Δt · nᵀJq̇ ≤ D` for `d_s = 0`.
+    Literal,
+}
+
+impl FilterSettings {
+    /// The largest closing speed allowed for a pair at distance `d`.
+    pub fn bound(&self, d: Real) -> Real {
+        match self.form {
+            ConstraintForm::Damped => {
+                self.max_approach * (d - self.safety) / (self.influence - self.safety)
+            }
+            ConstraintForm::Literal => (d - self.safety) / self.dt,
+        }
+    }
 }
 
 impl FilterSettings {
@@ -118,10 +153,27 @@ pub struct ActivePair {
 pub struct FilterResult {
     /// Filtered joint velocities of all robots, concatenated (held robots: 0).
     pub qdot: Vec<Real>,
-    /// Solver outcome; for `Infeasible` and `Failed`, `qdot` is the stop command (all 0).
+    /// Solver outcome; for `Infeasible` and `Failed`, `qdot` is the stop command (optimised
+    /// joints 0, given joints as commanded).
     pub status: QpStatus,
     /// Every pair within the influence distance, with its bound and speeds.
     pub pairs: Vec<ActivePair>,
+}
+
+/// One step's QP: `minimise ½‖x − x̂‖²  subject to  rows · x ≤ h,  lo ≤ x ≤ hi`, over the
+/// optimised joints (in configuration order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FilterQp {
+    /// Desired velocities of the optimised joints.
+    pub x_hat: Vec<Real>,
+    /// One row per constrained pair: its closing speed per optimised joint velocity.
+    pub rows: Vec<Vec<Real>>,
+    /// The pairs' allowed closing speeds, less the given joints' closing speed.
+    pub h: Vec<Real>,
+    /// Lower bounds (speed and position limits).
+    pub lo: Vec<Real>,
+    /// Upper bounds.
+    pub hi: Vec<Real>,
 }
 
 /// The filter for one cell.
@@ -130,9 +182,10 @@ pub struct VelocityFilter<'a> {
     checker: CellChecker<'a>,
     settings: FilterSettings,
     moving: Vec<bool>,
-    /// Protected links per robot (seed 002's protected chains, e.g. NAO's arms); `None`: every
-    /// pair is protected.
-    protected: Option<Vec<Vec<bool>>>,
+    protections: Protections,
+    /// Role of every configuration entry (all robots, concatenated).
+    roles: Vec<JointRole>,
+    last_qp: FilterQp,
 }
 
 impl<'a> VelocityFilter<'a> {
@@ -147,12 +200,69 @@ impl<'a> VelocityFilter<'a> {
     ) -> Result<Self> {
         settings.check()?;
         let moving = expand_moving_flags(cell, moving)?;
+        let protections = Protections::default();
         Ok(Self {
             checker: CellChecker::new(cell, include_self),
             settings,
+            roles: protections.roles(cell, &moving),
             moving,
-            protected: None,
+            protections,
+            last_qp: FilterQp::default(),
         })
+    }
+
+    /// Protects the group `group` of robot `robot` (an SRDF `<group>`, e.g. NAO's `LArm`)
+    /// against the rest of the robot and the other robots (seed 002). With `stiff`, the QP
+    /// optimises the chain's joints and the robot's other joints move as commanded; without,
+    /// the chain moves as commanded (imposed from outside) and the robot's other joints are
+    /// optimised instead. Call once per chain; errors name an unknown robot or group.
+    pub fn protect_chain(&mut self, robot: &str, group: &str, stiff: bool) -> Result<()> {
+        let cell = self.checker.cell();
+        self.protections.protect_chain(cell, robot, group, stiff)?;
+        self.roles = self.protections.roles(cell, &self.moving);
+        Ok(())
+    }
+
+    /// Makes protected chain `group` of robot `robot` (or a part of a protected group, like
+    /// `LArm` of `Arms`) stiff or not (seed 002's stiffness rule); errors name a chain that is
+    /// not protected.
+    pub fn set_stiff(&mut self, robot: &str, group: &str, stiff: bool) -> Result<()> {
+        let cell = self.checker.cell();
+        self.protections.set_stiff(cell, robot, group, stiff)?;
+        self.roles = self.protections.roles(cell, &self.moving);
+        Ok(())
+    }
+
+    /// The role of every configuration entry (all robots, concatenated).
+    pub fn roles(&self) -> &[JointRole] {
+        &self.roles
+    }
+
+    /// The smallest distance over the pairs the filter constrains (at any distance), at the
+    /// configuration of the last [`step`](Self::step) or [`pose`](Self::pose), with the pair's
+    /// index in the checker; `None` without such pairs.
+    pub fn closest_constrained(&self) -> Option<(Real, usize)> {
+        let cell = self.checker.cell();
+        (0..self.checker.pairs().len())
+            .filter(|&k| {
+                let p = self.checker.pairs()[k];
+                self.protections
+                    .constrains(cell, (p.robot_a, p.body_a), (p.robot_b, p.body_b))
+            })
+            .map(|k| (self.checker.distance(k), k))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+    }
+
+    /// Poses the cell at `q` (validated) without filtering.
+    pub fn pose(&mut self, q: &[Real]) -> Result<()> {
+        self.checker.validate(q)?;
+        self.checker.pose(q);
+        Ok(())
+    }
+
+    /// The checker the filter measures with.
+    pub fn checker(&self) -> &CellChecker<'a> {
+        &self.checker
     }
 
     /// Protects only the named links of robot `robot` (seed 002: a protected chain against the
@@ -161,32 +271,7 @@ impl<'a> VelocityFilter<'a> {
     /// an unknown robot or link.
     pub fn protect_links(&mut self, robot: &str, links: &[&str]) -> Result<()> {
         let cell = self.checker.cell();
-        let Some(r) = cell.robots.iter().position(|x| x.label == robot) else {
-            return Err(Error::Parse(format!("protect: no robot `{robot}`")));
-        };
-        let names = &cell.robots[r].model.tree().links();
-        let protected = self.protected.get_or_insert_with(|| {
-            cell.robots
-                .iter()
-                .map(|x| vec![false; x.model.tree().links().len()])
-                .collect()
-        });
-        for link in links {
-            let Some(l) = names.iter().position(|n| n == link) else {
-                return Err(Error::Parse(format!(
-                    "protect: robot {robot} has no link `{link}` (links: {})",
-                    names.join(", ")
-                )));
-            };
-            protected[r][l] = true;
-        }
-        Ok(())
-    }
-
-    fn is_protected(&self, robot: usize, body: usize) -> bool {
-        self.protected
-            .as_ref()
-            .is_none_or(|p| p[robot][self.checker.cell().robots[robot].model.bodies[body].link])
+        self.protections.protect_links(cell, robot, links)
     }
 
     /// The settings.
@@ -249,18 +334,14 @@ impl<'a> VelocityFilter<'a> {
             });
         }
         let cell = self.checker.cell();
-        // Variables: the joints of moving robots; column of each (robot, joint).
+        // Variables: the optimised joints; column of each configuration entry.
         let mut column = vec![None; q.len()];
         let mut n = 0;
-        let mut offset = 0;
-        for (r, robot) in cell.robots.iter().enumerate() {
-            for j in 0..robot.model.dof() {
-                if self.moving[r] {
-                    column[offset + j] = Some(n);
-                    n += 1;
-                }
+        for (c, role) in column.iter_mut().zip(&self.roles) {
+            if *role == JointRole::Optimised {
+                *c = Some(n);
+                n += 1;
             }
-            offset += robot.model.dof();
         }
         let offsets: Vec<usize> = cell
             .robots
@@ -282,7 +363,10 @@ impl<'a> VelocityFilter<'a> {
             if !self.moving[p.robot_a] && !self.moving[p.robot_b] {
                 continue;
             }
-            if !self.is_protected(p.robot_a, p.body_a) && !self.is_protected(p.robot_b, p.body_b) {
+            if !self
+                .protections
+                .constrains(cell, (p.robot_a, p.body_a), (p.robot_b, p.body_b))
+            {
                 continue;
             }
             let sep = self.checker.separation(k);
@@ -292,7 +376,9 @@ impl<'a> VelocityFilter<'a> {
             };
             let core_a = sep.point_a - sep.normal * radius(p.robot_a, p.body_a);
             let core_b = sep.point_b + sep.normal * radius(p.robot_b, p.body_b);
-            let mut row = vec![0.0; n];
+            // The closing speed per configuration entry; optimised entries form the row, given
+            // ones a known closing speed.
+            let mut full = vec![0.0; q.len()];
             for (r, body, point, sign) in [
                 (p.robot_a, p.body_a, core_a, 1.0),
                 (p.robot_b, p.body_b, core_b, -1.0),
@@ -301,9 +387,16 @@ impl<'a> VelocityFilter<'a> {
                     continue;
                 }
                 for (j, jc) in self.core_jacobian(r, body, &point).iter().enumerate() {
-                    if let Some(c) = column[offsets[r] + j] {
-                        row[c] += sign * sep.normal.dot(jc);
-                    }
+                    full[offsets[r] + j] += sign * sep.normal.dot(jc);
+                }
+            }
+            let mut row = vec![0.0; n];
+            let mut given_speed = 0.0;
+            for (i, x) in full.iter().enumerate() {
+                match (column[i], self.roles[i]) {
+                    (Some(c), _) => row[c] = *x,
+                    (None, JointRole::Given) => given_speed += x * qdot_des[i],
+                    _ => {}
                 }
             }
             // A pair whose distance no joint can change (a shoulder ball turning above the
@@ -312,9 +405,10 @@ impl<'a> VelocityFilter<'a> {
             if row.iter().all(|x| x.abs() <= ZERO_ROW) {
                 continue;
             }
+            let bound = s.bound(sep.distance);
             rows.push(row);
-            h.push(s.max_approach * (sep.distance - s.safety) / (s.influence - s.safety));
-            labels.push((k, sep.distance));
+            h.push(bound - given_speed);
+            labels.push((k, sep.distance, bound, given_speed));
         }
         // Bounds: speed limits and position limits over one period.
         let (mut lo, mut hi, mut x_hat) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
@@ -339,15 +433,18 @@ impl<'a> VelocityFilter<'a> {
         let x = solution.unwrap_or_else(|| vec![0.0; n]);
         let mut qdot = vec![0.0; q.len()];
         for (i, c) in column.iter().enumerate() {
-            if let Some(c) = c {
-                qdot[i] = x[*c];
-            }
+            qdot[i] = match (c, self.roles[i]) {
+                (Some(c), _) => x[*c],
+                (None, JointRole::Given) => qdot_des[i],
+                _ => 0.0,
+            };
         }
         let pairs = labels
             .iter()
-            .zip(rows.iter().zip(&h))
-            .map(|(&(k, distance), (row, &bound))| {
-                let speed = |v: &[Real]| row.iter().zip(v).map(|(a, b)| a * b).sum::<Real>();
+            .zip(&rows)
+            .map(|(&(k, distance, bound, given_speed), row)| {
+                let speed =
+                    |v: &[Real]| given_speed + row.iter().zip(v).map(|(a, b)| a * b).sum::<Real>();
                 let p = self.checker.pairs()[k];
                 let filtered_speed = speed(&x);
                 ActivePair {
@@ -362,10 +459,23 @@ impl<'a> VelocityFilter<'a> {
                 }
             })
             .collect();
+        self.last_qp = FilterQp {
+            x_hat,
+            rows,
+            h,
+            lo,
+            hi,
+        };
         Ok(FilterResult {
             qdot,
             status,
             pairs,
         })
+    }
+
+    /// The QP of the last [`step`](Self::step) (over the optimised joints, unit weights), for
+    /// inspection and as the problem a reference solver can be given.
+    pub fn last_qp(&self) -> &FilterQp {
+        &self.last_qp
     }
 }

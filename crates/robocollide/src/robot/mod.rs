@@ -12,6 +12,7 @@ mod body;
 mod cell;
 mod cell_source;
 mod detail;
+mod groups;
 mod model;
 pub mod model_file;
 #[cfg(feature = "moveit")]
@@ -28,6 +29,7 @@ pub use body::{Anchor, Body, BodyShape};
 pub use cell::{Cell, CellRobot, ModelRequest};
 pub use cell_source::{CellOptions, CellSource};
 pub use detail::{DetailLevel, detail_bodies};
+pub use groups::JointGroup;
 pub use model::{ModelFormat, RobotModel};
 pub use obstacles::{AllowedPair, SceneObjects, WORLD_LABEL};
 pub use self_pairs::{AllowedLinks, SelfPairs};

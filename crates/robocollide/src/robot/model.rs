@@ -52,6 +52,9 @@ pub struct RobotModel {
     pub format: ModelFormat,
     /// Named configurations (an SRDF's `group_state`s), as full configurations.
     pub named_states: Vec<(String, Vec<Real>)>,
+    /// Named groups of links and joints (an SRDF's `<group>`s: planning groups, protected
+    /// chains).
+    pub groups: Vec<super::JointGroup>,
     /// What the reader could not model exactly (e.g. URDF mesh geometry skipped), one line
     /// each; reports repeat them.
     pub warnings: Vec<String>,
@@ -129,6 +132,7 @@ impl RobotModel {
             level: None,
             format: ModelFormat::Toml,
             named_states: Vec::new(),
+            groups: Vec::new(),
             warnings: Vec::new(),
         })
     }
@@ -167,6 +171,25 @@ impl RobotModel {
                     .collect()
             })
             .collect()
+    }
+
+    /// The group named `name` (an SRDF `<group>`); the error lists the groups there are.
+    pub fn group(&self, name: &str) -> Result<&super::JointGroup> {
+        self.groups.iter().find(|g| g.name == name).ok_or_else(|| {
+            Error::Parse(format!(
+                "robot {} has no group `{name}` (groups: {})",
+                self.name,
+                if self.groups.is_empty() {
+                    "none; groups come from an SRDF's <group> elements".to_owned()
+                } else {
+                    self.groups
+                        .iter()
+                        .map(|g| g.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ))
+        })
     }
 
     /// A configuration to start from when none is given: each joint at 0, or at the middle of

@@ -4,8 +4,12 @@
 //! Read: `<disable_collisions link1 link2 reason/>` (allowed pair),
 //! `<disable_default_collisions link/>` (every pair with that link allowed …) and
 //! `<enable_collisions link1 link2/>` (… except these), and `<group_state name group>` with its
-//! `<joint name value/>` entries (named configurations). Other elements (groups, end effectors,
-//! virtual joints, passive joints) are ignored: they do not change what collides.
+//! `<joint name value/>` entries (named configurations), and `<group>`s (planning groups, NAO's
+//! protected chains `LArm`, `RArm`, `Arms`) with their `<joint>`, `<link>`, `<chain>` and
+//! nested `<group>` members (other elements inside a group are ignored), resolved against the
+//! kinematic tree by
+//! [`JointGroup`](super::JointGroup). Other elements (end effectors, virtual joints, passive
+//! joints) are ignored: they do not change what collides.
 //! Reference: the SRDF specification, <http://wiki.ros.org/srdf>.
 
 use crate::error::{Error, Result};
@@ -35,6 +39,35 @@ pub struct GroupState {
     pub joints: Vec<(String, Real)>,
 }
 
+/// One member of a `<group>`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GroupMember {
+    /// `<joint name/>`: the joint and its child link.
+    Joint(String),
+    /// `<link name/>`: the link and the joint it hangs from.
+    Link(String),
+    /// `<chain base_link tip_link/>`: the joints from `base` to `tip` and their child links.
+    Chain {
+        /// Base link (not itself a member).
+        base: String,
+        /// Tip link.
+        tip: String,
+    },
+    /// `<group name/>`: every member of another group.
+    Group(String),
+}
+
+/// A `<group>` as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupRecord {
+    /// Group name (`LArm`).
+    pub name: String,
+    /// Members, with their lines.
+    pub members: Vec<(GroupMember, u32)>,
+    /// 1-based line of the `<group>` element.
+    pub line: u32,
+}
+
 /// The self-collision rules and named states of an SRDF file.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Srdf {
@@ -48,6 +81,8 @@ pub struct Srdf {
     pub enabled: Vec<LinkPairRule>,
     /// Named configurations.
     pub states: Vec<GroupState>,
+    /// Planning groups.
+    pub groups: Vec<GroupRecord>,
 }
 
 impl Srdf {
@@ -117,6 +152,29 @@ impl Srdf {
                     }
                     srdf.states.push(state);
                 }
+                "group" => {
+                    let mut group = GroupRecord {
+                        name: attribute(&node, "name")?,
+                        members: Vec::new(),
+                        line: line_of(&node),
+                    };
+                    for member in node.children().filter(roxmltree::Node::is_element) {
+                        let parsed = match member.tag_name().name() {
+                            "joint" => GroupMember::Joint(attribute(&member, "name")?),
+                            "link" => GroupMember::Link(attribute(&member, "name")?),
+                            "group" => GroupMember::Group(attribute(&member, "name")?),
+                            "chain" => GroupMember::Chain {
+                                base: attribute(&member, "base_link")?,
+                                tip: attribute(&member, "tip_link")?,
+                            },
+                            // Not group members in the specification (some files nest other
+                            // elements, e.g. `passive_joint`): they change no membership.
+                            _ => continue,
+                        };
+                        group.members.push((parsed, line_of(&member)));
+                    }
+                    srdf.groups.push(group);
+                }
                 _ => {}
             }
         }
@@ -144,6 +202,17 @@ mod tests {
         assert_eq!(srdf.disabled_by_default, vec![("c".to_owned(), 6)]);
         assert_eq!(srdf.enabled[0].reason, "");
         assert_eq!(srdf.states[0].joints, vec![("j1".to_owned(), 0.5)]);
+        assert_eq!(srdf.groups[0].name, "arm");
+        assert_eq!(
+            srdf.groups[0].members,
+            vec![(
+                GroupMember::Chain {
+                    base: "a".into(),
+                    tip: "c".into()
+                },
+                3
+            )]
+        );
     }
 
     #[test]

@@ -167,10 +167,12 @@ pub fn parse_urdf(
     let body_links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
     let with_srdf = srdf.is_some();
     let mut states = Vec::new();
+    let mut groups = Vec::new();
     let pairs = match srdf {
         Some((srdf_text, srdf_file)) => {
             let rules = Srdf::parse(srdf_text, srdf_file)?;
             states = rules.states.clone();
+            groups = super::JointGroup::resolve(&rules.groups, &tree, srdf_file, &mut warnings);
             let allowed = allowed_by_srdf(&rules, &tree, srdf_file, &mut warnings);
             SelfPairs::allowing(&body_links, allowed)
         }
@@ -200,6 +202,7 @@ pub fn parse_urdf(
         }
         model.named_states.push((state.name, q));
     }
+    model.groups = groups;
     model.warnings = warnings;
     model.format = super::model::ModelFormat::Urdf;
     Ok(model)
