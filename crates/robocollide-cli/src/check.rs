@@ -39,6 +39,10 @@ pub struct CheckArgs {
     /// Skip self-collision pairs (robot–robot only).
     #[arg(long)]
     no_self: bool,
+    /// Write a rendered 3-D picture (PNG) of the configuration, the colliding or closest pair
+    /// highlighted with its witness segment.
+    #[arg(long, value_name = "FILE")]
+    picture: Option<PathBuf>,
     /// Treat joint values outside their limits as an error (default: a warning).
     #[arg(long)]
     strict_limits: bool,
@@ -285,6 +289,28 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         bail!("--threshold must be a finite distance >= 0, got {threshold}");
     }
     let report = checker.check(&q, threshold)?;
+    if let Some(path) = &args.picture {
+        let pair = report.closest.as_ref();
+        let title = match pair {
+            Some(p) if report.collision => format!(
+                "{}: COLLISION, {} – {} at {} m",
+                cell.name,
+                p.a.label,
+                p.b.label,
+                fmt_num(p.distance)
+            ),
+            Some(p) => format!(
+                "{}: clear, closest {} – {} at {} m",
+                cell.name,
+                p.a.label,
+                p.b.label,
+                fmt_num(p.distance)
+            ),
+            None => format!("{}: no pairs", cell.name),
+        };
+        crate::demo::cell_picture(path, &title, &cell, &checker, &q, pair)?;
+        eprintln!("robocollide: wrote {}", path.display());
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

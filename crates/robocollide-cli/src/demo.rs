@@ -20,7 +20,7 @@ use robocollide::robot::model_file::parse_robot;
 use crate::check::describe;
 use crate::distance::fmt_num;
 use crate::sweep::{run_sweep, summary, write_outputs};
-use robocollide_plot::{RobotShapes, scene_picture};
+use robocollide_plot::{Body3d, Scene3d, picture_3d};
 
 const CELL: &str = include_str!("../../../data/cells/ur5_irb120.toml");
 const TRAJECTORY: &str = include_str!("../../../data/cells/ur5_irb120_collide.csv");
@@ -43,8 +43,51 @@ pub struct DemoArgs {
     out: PathBuf,
 }
 
-/// Writes a picture of every robot of `cell` at configuration `q` (all robots concatenated),
-/// with `pair`'s witness points joined; `checker` splits `q` per robot.
+/// The 3-D scene of every robot of `cell` at configuration `q` (all robots concatenated),
+/// with `pair`'s bodies highlighted and its witness segment; `checker` splits `q` per robot.
+pub fn cell_scene(
+    cell: &Cell,
+    checker: &CellChecker<'_>,
+    q: &[f64],
+    pair: Option<&robocollide::collision::PairReport>,
+) -> Result<Scene3d> {
+    let mut scene = Scene3d::default();
+    for (r, robot) in cell.robots.iter().enumerate() {
+        let color = if robot.label == robocollide::robot::WORLD_LABEL {
+            RGBColor(150, 150, 150)
+        } else {
+            COLORS[r % COLORS.len()]
+        };
+        scene
+            .legend
+            .push((format!("{}: {}", robot.label, robot.model.name), color));
+        for (b, shape) in robot
+            .model
+            .world_shapes(checker.robot_q(q, r))?
+            .into_iter()
+            .enumerate()
+        {
+            let label = format!("{}-{}", robot.label, robot.model.bodies[b].name);
+            if let Some(p) = pair {
+                if p.a.label == label {
+                    scene.highlight.insert(0, scene.bodies.len());
+                } else if p.b.label == label {
+                    scene.highlight.push(scene.bodies.len());
+                }
+            }
+            scene.bodies.push(Body3d {
+                shape,
+                color,
+                label: format!("{label} ({})", robot.model.link_name(b)),
+                translucent: robot.model.dof() == 0,
+            });
+        }
+    }
+    scene.witness = pair.map(|p| (p.point_a, p.point_b));
+    Ok(scene)
+}
+
+/// Writes a 3-D picture of every robot of `cell` at configuration `q` (see [`cell_scene`]).
 pub fn cell_picture(
     path: &std::path::Path,
     title: &str,
@@ -53,24 +96,12 @@ pub fn cell_picture(
     q: &[f64],
     pair: Option<&robocollide::collision::PairReport>,
 ) -> Result<()> {
-    let shapes: Vec<Vec<robocollide::geom::Shape>> = cell
-        .robots
-        .iter()
-        .enumerate()
-        .map(|(r, robot)| robot.model.world_shapes(checker.robot_q(q, r)))
-        .collect::<robocollide::Result<_>>()?;
-    let robots: Vec<RobotShapes> = cell
-        .robots
-        .iter()
-        .zip(&shapes)
-        .enumerate()
-        .map(|(i, (r, s))| RobotShapes {
-            label: format!("{}: {}", r.label, r.model.name),
-            shapes: s,
-            color: COLORS[i % COLORS.len()],
-        })
-        .collect();
-    scene_picture(path, title, &robots, pair)
+    picture_3d(
+        path,
+        title,
+        &cell_scene(cell, checker, q, pair)?,
+        (1200, 800),
+    )
 }
 
 /// Robot colours in pictures.
@@ -154,13 +185,38 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
     }
     let first =
         |r: &robocollide::collision::SweepReport| r.first_collision.as_ref().map(|(t, _)| *t);
-    if let Some(tg) = first(&guaranteed) {
-        if first(&sampled).is_none_or(|ts| tg < ts) {
+    crate::output::create_folder(&args.out)?;
+    let mut pictures = vec!["closest.png"];
+    if let Some((tg, pair)) = &guaranteed.first_collision {
+        let missed = first(&sampled).is_none_or(|ts| *tg < ts);
+        if missed {
             println!(
                 "  → the guaranteed sweep finds a contact at t = {} s that the rows alone miss",
-                fmt_num(tg)
+                fmt_num(*tg)
             );
         }
+        // The first contact, between rows where the rows alone miss it.
+        let q = robocollide::collision::config_at(&trajectory, *tg);
+        let title = format!(
+            "first contact, t = {:.4} s{}: {} – {}",
+            tg,
+            if missed {
+                " (between rows: only the guaranteed sweep finds it)"
+            } else {
+                ""
+            },
+            pair.a.label,
+            pair.b.label
+        );
+        cell_picture(
+            &args.out.join("first_contact.png"),
+            &title,
+            &cell,
+            &checker,
+            &q,
+            Some(pair),
+        )?;
+        pictures.push("first_contact.png");
     }
 
     write_outputs(
@@ -218,8 +274,9 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         )?;
     }
     println!(
-        "\nWrote to {}/: report.json, sweep.json, distance.csv, distance.png, distance.svg, closest.png",
-        args.out.display()
+        "\nWrote to {}/: report.json, sweep.json, distance.csv, distance.png, distance.svg, {}",
+        args.out.display(),
+        pictures.join(", ")
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,7 @@ mod output;
 mod plan;
 mod plan2d;
 mod problems;
+mod show;
 mod sweep;
 
 use std::process::ExitCode;
@@ -43,6 +44,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// RRT-Connect for a planar two-link arm among circles, with a picture of trees and path.
     Plan2d(plan2d::Plan2dArgs),
+    /// Draw a robot model in 3-D: a DH model at its three levels of detail side by side.
+    Show(show::ShowArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Avoid(args) => avoid::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::Plan2d(args) => plan2d::run(&args),
+        Command::Show(args) => show::run(&args),
     };
     match result {
         Ok(code) => code,

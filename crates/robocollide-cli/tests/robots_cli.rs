@@ -25,6 +25,7 @@ fn demo_writes_report_plots_and_picture() {
         "distance.png",
         "distance.svg",
         "closest.png",
+        "first_contact.png",
     ] {
         let meta = std::fs::metadata(out.join(file)).unwrap_or_else(|_| panic!("{file} missing"));
         assert!(meta.len() > 1000, "{file} too small");
@@ -33,6 +34,51 @@ fn demo_writes_report_plots_and_picture() {
     assert_eq!(&png[1..4], b"PNG");
     let svg = std::fs::read_to_string(out.join("distance.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("minimum distance"));
+}
+
+/// Rendered 3-D pictures: `check --picture` and `show` (three levels side by side) write PNGs
+/// whose pixels are not all background.
+#[test]
+fn check_and_show_render_3d_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let picture = dir.path().join("check.png");
+    let o = robocollide(&[
+        "check",
+        &data("cells/ur5_irb120.toml"),
+        "--q",
+        "180,-60,60,-90,0,0",
+        "--q",
+        "0,30,0,0,0,0",
+        "--picture",
+        picture.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
+    let show = dir.path().join("show.png");
+    let o = robocollide(&[
+        "show",
+        &data("robots/ur5.toml"),
+        "--out",
+        show.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("3 panel(s)"));
+    for png in [picture, show] {
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG");
+        assert!(
+            bytes.len() > 20_000,
+            "{} is {} bytes",
+            png.display(),
+            bytes.len()
+        );
+    }
+    let o = robocollide(&["show", &data("robots/ur5.toml"), "--srdf", "x.srdf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).1.contains("--srdf applies to a URDF model"),
+        "{:?}",
+        text(&o)
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Pictures of robocollide's results (plotters): distance over time (PNG and SVG),
-//! orthographic views of the robots, the velocity filter's runs, the 4C study's curves and
-//! the planar planner's scene. Shared by the command-line tool and the Python package.
+//! rendered 3-D pictures of robots and obstacles (exact ray casting, `view3d`), the velocity
+//! filter's runs, the 4C study's curves and the planar planner's scene. Shared by the command-line tool and the Python package.
 //!
 //! Text is drawn with the DejaVu Sans font shipped in `assets/` (plotters' `ab_glyph`
 //! backend), so no system fonts are needed.
@@ -262,9 +262,10 @@ pub fn distance_plot(folder: &Path, stem: &str, plot: &DistancePlot) -> Result<(
 mod avoid;
 mod fourc;
 mod planar;
-mod scene;
+mod ray;
+mod view3d;
 
 pub use avoid::avoid_plot;
 pub use fourc::fourc_plot;
 pub use planar::plan2d_picture;
-pub use scene::{RobotShapes, scene_picture};
+pub use view3d::{Body3d, Scene3d, draw_scene_3d, panels_3d, picture_3d};
