@@ -103,6 +103,9 @@ pub struct AvoidArgs {
     /// Output folder.
     #[arg(long, default_value = "robocollide-avoid")]
     out: PathBuf,
+    /// Write the interactive 3-D viewer (one self-contained HTML file) of the filtered run.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// Shipped scenarios.
@@ -474,6 +477,28 @@ fn write_outputs(
             &checker,
             &moment.q,
             pair.as_ref(),
+        )?;
+    }
+    if let Some(path) = &args.html {
+        let moments: Vec<crate::viewer::Moment> = filtered
+            .iter()
+            .map(|s| crate::viewer::Moment {
+                t: s.t,
+                q: s.q.clone(),
+                pair: s.pair_index,
+            })
+            .collect();
+        crate::viewer::write_viewer(
+            path,
+            cell,
+            include_self,
+            &moments,
+            &[],
+            (
+                &format!("{} — with the velocity filter", cell.name),
+                "the constrained pair closest at each moment",
+            ),
+            Some(closest(filtered).t),
         )?;
     }
     println!(

@@ -43,6 +43,9 @@ pub struct CheckArgs {
     /// highlighted with its witness segment.
     #[arg(long, value_name = "FILE")]
     picture: Option<PathBuf>,
+    /// Write the interactive 3-D viewer (one self-contained HTML file) of the configuration.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Treat joint values outside their limits as an error (default: a warning).
     #[arg(long)]
     strict_limits: bool,
@@ -310,6 +313,21 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         };
         crate::demo::cell_picture(path, &title, &cell, &checker, &q, pair)?;
         eprintln!("robocollide: wrote {}", path.display());
+    }
+    if let Some(path) = &args.html {
+        crate::viewer::write_viewer(
+            path,
+            &cell,
+            !args.no_self,
+            &[crate::viewer::Moment {
+                t: 0.0,
+                q: q.clone(),
+                pair: None,
+            }],
+            &[],
+            (&cell.name, "one configuration"),
+            None,
+        )?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

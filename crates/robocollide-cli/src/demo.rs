@@ -38,9 +38,12 @@ const MODELS: [(&str, &str); 2] = [
 /// Arguments of `robocollide demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// Folder for the report, plots and picture.
+    /// Folder for the report, plots, pictures and viewer.
     #[arg(long, default_value = "robocollide-demo")]
     out: PathBuf,
+    /// Where to write the interactive viewer (default: viewer.html in the output folder).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// The 3-D scene of every robot of `cell` at configuration `q` (all robots concatenated),
@@ -186,6 +189,25 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
     let first =
         |r: &robocollide::collision::SweepReport| r.first_collision.as_ref().map(|(t, _)| *t);
     crate::output::create_folder(&args.out)?;
+    let first_contact = guaranteed.first_collision.as_ref().map(|(t, _)| *t);
+    crate::viewer::write_viewer(
+        &args
+            .html
+            .clone()
+            .unwrap_or_else(|| args.out.join("viewer.html")),
+        &cell,
+        true,
+        &crate::viewer::trajectory_moments(
+            &trajectory,
+            &first_contact.into_iter().collect::<Vec<_>>(),
+        ),
+        &guaranteed.collision_intervals,
+        (
+            &format!("robocollide demo — {}", cell.name),
+            "the shipped colliding trajectory; the slider starts at the first contact, between two rows",
+        ),
+        first_contact,
+    )?;
     let mut pictures = vec!["closest.png"];
     if let Some((tg, pair)) = &guaranteed.first_collision {
         let missed = first(&sampled).is_none_or(|ts| *tg < ts);
@@ -274,7 +296,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         )?;
     }
     println!(
-        "\nWrote to {}/: report.json, sweep.json, distance.csv, distance.png, distance.svg, {}",
+        "\nWrote to {}/: report.json, sweep.json, distance.csv, distance.png, distance.svg, {}, viewer.html",
         args.out.display(),
         pictures.join(", ")
     );

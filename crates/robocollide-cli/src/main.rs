@@ -13,6 +13,7 @@ mod plan2d;
 mod problems;
 mod show;
 mod sweep;
+mod viewer;
 
 use std::process::ExitCode;
 

@@ -84,6 +84,9 @@ pub struct PlanArgs {
     /// planning_ns, certified, path, VAMP's paths' checks) to FILE.
     #[arg(long, value_name = "FILE", requires = "problems")]
     json: Option<PathBuf>,
+    /// Write the interactive 3-D viewer (one self-contained HTML file) of the planned path.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
@@ -272,8 +275,50 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         cell.threshold,
         None,
     )?;
+    // The path in pictures: start, two poses along it, goal.
+    let panels = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0]
+        .iter()
+        .map(|f| {
+            let t = trajectory.times[0]
+                + f * (trajectory.times[trajectory.len() - 1] - trajectory.times[0]);
+            let q = robocollide::collision::config_at(&trajectory, t);
+            checker.pose(&q);
+            let pair = checker.closest().map(|c| checker.pair_report(c.pair));
+            let name = match *f {
+                0.0 => "start".to_owned(),
+                1.0 => "goal".to_owned(),
+                _ => format!("t = {t:.2} s"),
+            };
+            let title = match &pair {
+                Some(p) => format!(
+                    "{name}: closest {} – {} {:.3} m",
+                    p.a.label, p.b.label, p.distance
+                ),
+                None => name,
+            };
+            Ok((
+                title,
+                crate::demo::cell_scene(&cell, &checker, &q, pair.as_ref())?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    robocollide_plot::panels_3d(&args.out.join("path.png"), &panels, (560, 620))?;
+    if let Some(path) = &args.html {
+        crate::viewer::write_viewer(
+            path,
+            &cell,
+            true,
+            &crate::viewer::trajectory_moments(&trajectory, &[]),
+            &[],
+            (
+                &format!("{} — planned path of {robot}", cell.name),
+                "RRT-Connect, every motion certified; at 1 rad/s",
+            ),
+            None,
+        )?;
+    }
     println!(
-        "Wrote path.csv, plan.json, distance.csv, distance.png, distance.svg to {}",
+        "Wrote path.csv, plan.json, distance.csv, distance.png, distance.svg, path.png to {}",
         args.out.display()
     );
     Ok(if verified {

@@ -55,6 +55,30 @@ pub struct SweepArgs {
     /// Print the JSON report instead of the summary.
     #[arg(long)]
     json: bool,
+    /// Write the interactive 3-D viewer (one self-contained HTML file): the trajectory with a
+    /// time slider, the distance plot and the closest pair at each moment.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write a rendered 3-D picture (PNG) of the first contact (or, without contact, the
+    /// closest approach), the pair highlighted.
+    #[arg(long, value_name = "FILE")]
+    picture: Option<PathBuf>,
+}
+
+/// The trajectory file used: the one given, else the cell's.
+fn path_of(given: &Option<PathBuf>, cell: &robocollide::robot::Cell) -> PathBuf {
+    given
+        .clone()
+        .or_else(|| cell.trajectory.clone())
+        .unwrap_or_default()
+}
+
+/// A path's file name for titles.
+fn path_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .and_then(|f| f.to_str())
+        .unwrap_or("trajectory")
+        .to_owned()
 }
 
 /// Rows above which a sweep runs on all cores.
@@ -250,6 +274,45 @@ pub fn run(args: &SweepArgs) -> Result<ExitCode> {
                 folder.display()
             );
         }
+    }
+    let moment = report.first_collision.as_ref().or(report.closest.as_ref());
+    if let Some(path) = &args.html {
+        crate::viewer::write_viewer(
+            path,
+            &cell,
+            !args.no_self,
+            &crate::viewer::trajectory_moments(
+                &trajectory,
+                &moment.map(|m| m.0).into_iter().collect::<Vec<_>>(),
+            ),
+            &report.collision_intervals,
+            (
+                &cell.name,
+                &format!(
+                    "trajectory {}",
+                    path_name(&path_of(&args.trajectory, &cell))
+                ),
+            ),
+            moment.map(|m| m.0),
+        )?;
+    }
+    if let (Some(path), Some((t, pair))) = (&args.picture, moment) {
+        let q = robocollide::collision::config_at(&trajectory, *t);
+        let what = if report.first_collision.is_some() {
+            "first contact"
+        } else {
+            "closest approach"
+        };
+        let title = format!(
+            "{}: {what} at t = {:.4} s, {} – {} at {} m",
+            cell.name,
+            t,
+            pair.a.label,
+            pair.b.label,
+            fmt_num(pair.distance)
+        );
+        crate::demo::cell_picture(path, &title, &cell, &checker, &q, Some(pair))?;
+        eprintln!("robocollide: wrote {}", path.display());
     }
     Ok(if report.first_collision.is_some() {
         ExitCode::from(1)

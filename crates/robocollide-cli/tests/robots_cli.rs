@@ -195,13 +195,30 @@ fn sweep_writes_outputs_and_names_bad_rows() {
     let cell = data("cells/ur5_irb120.toml");
     let dir = tempfile::tempdir().unwrap();
     let out: PathBuf = dir.path().join("sweep");
-    let o = robocollide(&["sweep", &cell, "--out", out.to_str().unwrap()]);
+    let (html, picture) = (dir.path().join("sweep.html"), dir.path().join("first.png"));
+    let o = robocollide(&[
+        "sweep",
+        &cell,
+        "--out",
+        out.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        "--picture",
+        picture.to_str().unwrap(),
+    ]);
     let (stdout, _) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("FIRST CONTACT at t = 2.17"), "{stdout}");
     for file in ["distance.csv", "sweep.json", "distance.png", "distance.svg"] {
         assert!(out.join(file).exists(), "{file}");
     }
+    // The viewer holds the moments and the first contact; the picture is a PNG.
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("\"contacts\":[[2.17") && page.contains("R1-S7 (wrist_3)"),
+        "viewer data"
+    );
+    assert_eq!(&std::fs::read(&picture).unwrap()[1..4], b"PNG");
     // The same trajectory, rows only: the first contact is found late.
     let o = robocollide(&["sweep", &cell, "--sampled"]);
     assert!(text(&o).0.contains("FIRST CONTACT at t = 4.5 s"));
@@ -400,7 +417,13 @@ fn plan_finds_a_verified_path_that_sweep_accepts() {
         stdout.contains("verification (guaranteed sweep of the whole path): no contact"),
         "{stdout}"
     );
-    for file in ["path.csv", "plan.json", "distance.png", "distance.svg"] {
+    for file in [
+        "path.csv",
+        "plan.json",
+        "distance.png",
+        "distance.svg",
+        "path.png",
+    ] {
         assert!(out.join(file).exists(), "{file}");
     }
     // The written path is a trajectory the sweep command accepts, and it is free.

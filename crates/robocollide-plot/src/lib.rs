@@ -264,8 +264,10 @@ mod fourc;
 mod planar;
 mod ray;
 mod view3d;
+mod viewer;
 
 pub use avoid::avoid_plot;
 pub use fourc::fourc_plot;
 pub use planar::plan2d_picture;
 pub use view3d::{Body3d, Scene3d, draw_scene_3d, panels_3d, picture_3d};
+pub use viewer::{Viewer, ViewerBody, ViewerFrame};
