@@ -103,6 +103,58 @@ fn describe(r: &StudyReport, case_study: bool) -> String {
     out
 }
 
+/// The mechanism in 3-D at the step of its deepest contact (or closest approach) between
+/// segments, the pair highlighted with its witness segment.
+fn contact_picture(
+    study: &FourCStudy,
+    curves: &[robocollide::mechanism::DistanceCurve],
+    path: &std::path::Path,
+) -> Result<()> {
+    let Some((pair, step, distance)) = curves
+        .iter()
+        .flat_map(|(pair, values)| values.iter().enumerate().map(move |(k, d)| (*pair, k, *d)))
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+    else {
+        return Ok(());
+    };
+    let shapes = study.shapes_at(step)?;
+    let (i, j) = (pair.0 - 1, pair.1 - 1);
+    let sep = robocollide::query::shape_shape(&shapes[i], &shapes[j]);
+    let color = plotters::style::RGBColor(31, 119, 180);
+    let scene = robocollide_plot::Scene3d {
+        bodies: shapes
+            .into_iter()
+            .enumerate()
+            .map(|(k, shape)| robocollide_plot::Body3d {
+                shape,
+                color,
+                label: format!(
+                    "segment {} ({})",
+                    k + 1,
+                    if k % 2 == 0 { "axis" } else { "common normal" }
+                ),
+                translucent: false,
+            })
+            .collect(),
+        highlight: vec![i, j],
+        witness: Some((sep.point_a.coords.into(), sep.point_b.coords.into())),
+        legend: vec![(study.name.clone(), color)],
+    };
+    let title = format!(
+        "{}: step {step}, segments {} and {} at {:.3} ({})",
+        study.name,
+        pair.0,
+        pair.1,
+        distance,
+        if distance <= 0.0 {
+            "deepest contact"
+        } else {
+            "closest approach"
+        }
+    );
+    robocollide_plot::picture_3d(path, &title, &scene, (1200, 800))
+}
+
 /// Runs the subcommand.
 pub fn run(args: &FourCArgs) -> Result<ExitCode> {
     let study = match (&args.file, args.case_study) {
@@ -124,8 +176,12 @@ pub fn run(args: &FourCArgs) -> Result<ExitCode> {
     crate::output::create_folder(&args.out)?;
     crate::output::write_file(&args.out.join("fourc.json"), json)?;
     robocollide_plot::fourc_plot(&args.out.join("fourc.png"), &report, &curves)?;
+    contact_picture(&study, &curves, &args.out.join("fourc_contact.png"))?;
     if !args.json {
-        println!("Wrote fourc.json and fourc.png to {}", args.out.display());
+        println!(
+            "Wrote fourc.json, fourc.png and fourc_contact.png to {}",
+            args.out.display()
+        );
     }
     Ok(if report.cylinder_contacts.is_empty() {
         ExitCode::SUCCESS

@@ -508,6 +508,14 @@ fn fourc_case_study_reproduces_the_paper_and_explains_table_8() {
         assert!(stdout.contains(needle), "missing {needle}:\n{stdout}");
     }
     assert!(out.join("fourc.png").exists() && out.join("fourc.json").exists());
+    // The mechanism at its deepest contact (segments 3 and 7, as the study reports).
+    assert!(
+        std::fs::metadata(out.join("fourc_contact.png"))
+            .unwrap()
+            .len()
+            > 20_000
+    );
+    assert!(text(&o).0.contains("fourc_contact.png"), "{:?}", text(&o));
     // A user's file with a via point outside the range: the line and reason are named.
     let bad = dir.path().join("m.toml");
     let mechanism = std::fs::read_to_string(data("mechanisms/seed003_case_study.toml"))

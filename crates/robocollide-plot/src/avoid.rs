@@ -47,7 +47,7 @@ where
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(64)
-        .build_cartesian_2d(0.0..t1, lo..hi)
+        .build_cartesian_2d(0.0..(t1 * (1.0 + LEGEND_ROOM)), lo..hi)
         .map_err(|e| anyhow!("{e}"))?;
     draw_axes(&mut chart, "", "minimum distance [m]", Some(2))?;
     for (value, label, color) in [
@@ -105,29 +105,36 @@ where
         .margin(10)
         .x_label_area_size(36)
         .y_label_area_size(64)
-        .build_cartesian_2d(0.0..t1, 0.0..vmax)
+        .build_cartesian_2d(0.0..(t1 * (1.0 + LEGEND_ROOM)), 0.0..vmax)
         .map_err(|e| anyhow!("{e}"))?;
-    draw_axes(&mut chart, "time [s]", "joint speed ‖q̇‖ [rad/s]", None)?;
+    draw_axes(&mut chart, "time [s]", "joint speed |dq/dt| [rad/s]", None)?;
     chart
         .draw_series(LineSeries::new(
             unfiltered.iter().map(|s| (s.t, s.speed)),
             red.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e}"))?;
+        .map_err(|e| anyhow!("{e}"))?
+        .label("without filter")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], red.stroke_width(2)));
     chart
         .draw_series(LineSeries::new(
             filtered.iter().map(|s| (s.t, s.speed)),
             blue.stroke_width(2),
         ))
-        .map_err(|e| anyhow!("{e}"))?;
+        .map_err(|e| anyhow!("{e}"))?
+        .label("with filter")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], blue.stroke_width(2)));
     chart
         .draw_series(
             filtered
                 .iter()
                 .filter(|s| s.active > 0)
-                .map(|s| Circle::new((s.t, 0.02 * vmax), 1, orange.filled())),
+                .map(|s| Circle::new((s.t, 0.02 * vmax), 2, orange.filled())),
         )
-        .map_err(|e| anyhow!("{e}"))?;
+        .map_err(|e| anyhow!("{e}"))?
+        .label("a constraint binds (with filter)")
+        .legend(move |(x, y)| Circle::new((x + 9, y), 3, orange.filled()));
+    draw_legend(&mut chart)?;
     root.present().map_err(|e| anyhow!("{e}"))?;
     Ok(())
 }

@@ -16,7 +16,11 @@ use robocollide::collision::{CellChecker, Sample, Trajectory, config_at};
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
-/// The legend box used by every chart: top right, translucent white, 13 px text.
+/// How far every time-series chart's x range runs past the data (a fraction of the data's
+/// span): the legend sits in that empty strip at the upper right, so it never covers a curve.
+pub(crate) const LEGEND_ROOM: f64 = 0.34;
+
+/// The legend of every chart: upper right (in the strip [`LEGEND_ROOM`] keeps free), 13 px text.
 fn draw_legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<()>
 where
     DB: DrawingBackend + 'a,
@@ -25,7 +29,7 @@ where
 {
     chart
         .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
+        .background_style(WHITE.mix(0.9))
         .border_style(RGBColor(180, 180, 180))
         .label_font(("sans-serif", 13))
         .position(SeriesLabelPosition::UpperRight)
@@ -121,7 +125,7 @@ where
         .margin(12)
         .x_label_area_size(42)
         .y_label_area_size(64)
-        .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
+        .build_cartesian_2d(t0..(t1 + LEGEND_ROOM * (t1 - t0)), (lo - pad)..(hi + pad))
         .map_err(|e| anyhow!("{e}"))?;
     draw_axes(&mut chart, "time [s]", "minimum distance [m]", Some(3))?;
     let contact = RGBColor(214, 39, 40);

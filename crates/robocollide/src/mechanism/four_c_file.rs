@@ -273,6 +273,32 @@ impl FourCStudy {
         Ok(curves)
     }
 
+    /// The eight segments at step `step` of the motion as flat-ended cylinders (segment `k`,
+    /// 1-based, is element `k − 1`; a zero-length segment is a sphere of its radius), for
+    /// pictures of a contact. Errors name a step beyond the motion.
+    pub fn shapes_at(&self, step: usize) -> Result<Vec<crate::geom::Shape>> {
+        use crate::geom::{Cylinder, Shape, Sphere};
+        let configs = self.configurations()?;
+        let Some(c) = configs.get(step) else {
+            return Err(Error::Parse(format!(
+                "step {step} is beyond the motion's {} steps",
+                configs.len()
+            )));
+        };
+        let seg = segments(&self.mechanism, c, &AxisLengths::over(&configs));
+        seg.iter()
+            .enumerate()
+            .map(|(k, (a, b))| {
+                let r = super::four_c_study::radius(k + 1, self.axis_radius, self.normal_radius);
+                Ok(if (b - a).norm() > 0.0 {
+                    Shape::Cylinder(Cylinder::new(*a, *b, r)?)
+                } else {
+                    Shape::Sphere(Sphere::new(*a, r)?)
+                })
+            })
+            .collect()
+    }
+
     /// Runs the study: kinematics, Table 7, the two-stage test of every pair at every step
     /// and the contacts of both models.
     pub fn run(&self) -> Result<StudyReport> {
