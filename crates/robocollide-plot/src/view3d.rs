@@ -403,3 +403,60 @@ pub fn panels_3d(path: &Path, panels: &[(String, Scene3d)], panel_size: (u32, u3
         .map_err(|e| anyhow!("{e}"))
         .with_context(|| format!("writing {}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use robocollide::geom::Sphere;
+
+    /// Two touching spheres, highlighted: the picture shows both highlight colours, the pair
+    /// in the middle of the frame, and the background elsewhere.
+    #[test]
+    fn the_highlighted_pair_is_drawn_in_its_colours() {
+        let sphere = |x: Real| Shape::Sphere(Sphere::new(Point3::new(x, 0.0, 0.5), 0.5).unwrap());
+        let scene = Scene3d {
+            bodies: vec![
+                Body3d {
+                    shape: sphere(-0.5),
+                    color: RGBColor(31, 119, 180),
+                    label: "a".into(),
+                    translucent: false,
+                },
+                Body3d {
+                    shape: sphere(0.5),
+                    color: RGBColor(31, 119, 180),
+                    label: "b".into(),
+                    translucent: false,
+                },
+            ],
+            highlight: vec![0, 1],
+            witness: Some(([0.0, 0.0, 0.5], [0.0, 0.0, 0.5])),
+            legend: vec![],
+        };
+        let (w, h) = (240u32, 180u32);
+        let mut buffer = vec![0u8; (w * h * 3) as usize];
+        {
+            let area = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
+            area.fill(&WHITE).unwrap();
+            draw_scene_3d(&area, &scene, "").unwrap();
+            area.present().unwrap();
+        }
+        let pixel = |x: u32, y: u32| {
+            let k = ((y * w + x) * 3) as usize;
+            (buffer[k], buffer[k + 1], buffer[k + 2])
+        };
+        let count = |f: &dyn Fn((u8, u8, u8)) -> bool| {
+            (0..h)
+                .flat_map(|y| (0..w).map(move |x| (x, y)))
+                .filter(|&(x, y)| f(pixel(x, y)))
+                .count()
+        };
+        // Red-dominant (the first body) and orange (the second) pixels both appear.
+        let red = count(&|(r, g, b)| r > 80 && g < r / 2 && b < r / 2);
+        let orange = count(&|(r, g, b)| r > 120 && g > r / 3 && g < r && b < g / 2);
+        assert!(red > 300 && orange > 300, "red {red}, orange {orange}");
+        // The corners are background (white sky or light floor).
+        let (r, g, b) = pixel(w - 2, 40);
+        assert!(r > 200 && g > 200 && b > 200, "{:?}", (r, g, b));
+    }
+}
