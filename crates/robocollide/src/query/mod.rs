@@ -52,6 +52,7 @@ pub use segment_segment::{SegmentPair, closest_points, segment_segment};
 pub use separation::Separation;
 pub use shape_shape::shape_shape;
 pub use sphere_box::sphere_box;
+pub(crate) use sphere_box::sphere_box_distance;
 pub use sphere_capsule::sphere_capsule;
 pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_sphere::sphere_sphere;

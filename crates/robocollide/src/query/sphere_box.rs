@@ -20,6 +20,41 @@ pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
         .with_contact_rounding(magnitude)
 }
 
+/// `sphere_box(a, b).distance` without the witness points and normal (the same arithmetic for
+/// the distance, so the same value): for the checker's distance-only queries (planners).
+pub(crate) fn sphere_box_distance(a: &Sphere, b: &OrientedBox) -> Real {
+    let magnitude = (a.center().coords.amax() + a.radius()).max(b.magnitude());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return sphere_box(a, b).distance;
+    }
+    let p = a.center();
+    let l = b.to_local(&p);
+    let h = b.half_extents();
+    let clamped = Vector3::new(
+        l.x.clamp(-h.x, h.x),
+        l.y.clamp(-h.y, h.y),
+        l.z.clamp(-h.z, h.z),
+    );
+    let mut point = None;
+    if clamped != l {
+        let excess = clamped - l;
+        let length = excess.norm();
+        let unit = if length > 1e-140 && length.is_finite() {
+            Some(excess / length)
+        } else {
+            crate::math::try_normalize(&excess)
+        };
+        point = unit.map(|unit| unit.dot(&excess));
+    }
+    let point = point.unwrap_or_else(|| -nearest_face(&l, &h).1.max(0.0));
+    let distance = point - a.radius();
+    if distance > 0.0 && distance <= super::separation::CONTACT_ROUNDING * magnitude {
+        0.0
+    } else {
+        distance
+    }
+}
+
 /// The outward face normal (box frame) of the face nearest to the local point `l`, and how
 /// far inside that face `l` lies (negative outside): the face of least `h_i − |l_i|`.
 #[inline]
@@ -86,6 +121,31 @@ mod tests {
 
     fn unit_box() -> OrientedBox {
         OrientedBox::axis_aligned(Point3::origin(), Vector3::new(1.0, 2.0, 3.0)).unwrap()
+    }
+
+    #[test]
+    fn the_distance_only_query_gives_the_same_value() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for _ in 0..20_000 {
+            let b = OrientedBox::from_rpy(
+                Point3::new(next(), next(), next()),
+                [3.0 * next(), 3.0 * next(), 3.0 * next()],
+                Vector3::new(next().abs(), next().abs(), next().abs()),
+            )
+            .unwrap();
+            let s = Sphere::new(
+                Point3::new(2.0 * next(), 2.0 * next(), 2.0 * next()),
+                next().abs(),
+            )
+            .unwrap();
+            assert_eq!(sphere_box_distance(&s, &b), sphere_box(&s, &b).distance);
+        }
     }
 
     #[test]
