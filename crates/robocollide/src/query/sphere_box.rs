@@ -27,26 +27,8 @@ pub(crate) fn sphere_box_distance(a: &Sphere, b: &OrientedBox) -> Real {
     if super::safe_scale::outside_safe_range(magnitude) {
         return sphere_box(a, b).distance;
     }
-    let p = a.center();
-    let l = b.to_local(&p);
-    let h = b.half_extents();
-    let clamped = Vector3::new(
-        l.x.clamp(-h.x, h.x),
-        l.y.clamp(-h.y, h.y),
-        l.z.clamp(-h.z, h.z),
-    );
-    let mut point = None;
-    if clamped != l {
-        let excess = clamped - l;
-        let length = excess.norm();
-        let unit = if length > 1e-140 && length.is_finite() {
-            Some(excess / length)
-        } else {
-            crate::math::try_normalize(&excess)
-        };
-        point = unit.map(|unit| unit.dot(&excess));
-    }
-    let point = point.unwrap_or_else(|| -nearest_face(&l, &h).1.max(0.0));
+    let (l, h) = (b.to_local(&a.center()), b.half_extents());
+    let point = outside(&l, &h).map_or_else(|| -nearest_face(&l, &h).1.max(0.0), |(_, d)| d);
     let distance = point - a.radius();
     if distance > 0.0 && distance <= super::separation::CONTACT_ROUNDING * magnitude {
         0.0
@@ -71,38 +53,44 @@ fn nearest_face(l: &Vector3, h: &Vector3) -> (Vector3, Real) {
     best
 }
 
-/// Signed distance from a point (a) to a box (b); negative inside.
-pub(crate) fn point_box(p: &Point3, b: &OrientedBox) -> Separation {
-    let l = b.to_local(p);
-    let h = b.half_extents();
+/// For a local point `l` outside the box of half-extents `h`: the unit excess vector (box
+/// frame, from the point towards the box) and the distance. The excess (clamped − l) is exact
+/// in the box frame (zero along unclamped axes), so its direction is the normal even when it
+/// is tiny. `None` inside (boundary included) or when the excess cannot be normalised.
+#[inline]
+fn outside(l: &Vector3, h: &Vector3) -> Option<(Vector3, Real)> {
     let clamped = Vector3::new(
         l.x.clamp(-h.x, h.x),
         l.y.clamp(-h.y, h.y),
         l.z.clamp(-h.z, h.z),
     );
-    if clamped != l {
-        // Outside: the excess vector is exact in the box frame (zero along unclamped axes), so
-        // its direction is the normal even when it is tiny; turned into the world once, it
-        // gives both the box's witness and the normal.
-        let excess = clamped - l;
-        // Lengths whose squares are normal numbers divide directly; tinier ones are scaled
-        // first (`try_normalize`).
-        let length = excess.norm();
-        let unit = if length > 1e-140 && length.is_finite() {
-            Some(excess / length)
-        } else {
-            crate::math::try_normalize(&excess)
+    if clamped == *l {
+        return None;
+    }
+    let excess = clamped - l;
+    // Lengths whose squares are normal numbers divide directly; tinier ones are scaled first
+    // (`try_normalize`).
+    let length = excess.norm();
+    let unit = if length > 1e-140 && length.is_finite() {
+        Some(excess / length)
+    } else {
+        crate::math::try_normalize(&excess)
+    }?;
+    Some((unit, unit.dot(&excess)))
+}
+
+/// Signed distance from a point (a) to a box (b); negative inside.
+pub(crate) fn point_box(p: &Point3, b: &OrientedBox) -> Separation {
+    let (l, h) = (b.to_local(p), b.half_extents());
+    if let Some((unit, distance)) = outside(&l, &h) {
+        // Turned into the world once, the unit excess gives the box's witness and the normal.
+        let normal = b.direction_to_world(&unit);
+        return Separation {
+            distance,
+            point_a: *p,
+            point_b: p + normal * distance,
+            normal,
         };
-        if let Some(unit) = unit {
-            let distance = unit.dot(&excess);
-            let normal = b.direction_to_world(&unit);
-            return Separation {
-                distance,
-                point_a: *p,
-                point_b: p + normal * distance,
-                normal,
-            };
-        }
     }
     let (out, depth) = nearest_face(&l, &h);
     let depth = depth.max(0.0);
