@@ -186,6 +186,8 @@ pub struct VelocityFilter<'a> {
     /// Role of every configuration entry (all robots, concatenated).
     roles: Vec<JointRole>,
     last_qp: FilterQp,
+    /// Every body's named element, built once (formatting them per step cost ~10 % of NAO's).
+    elements: Vec<Vec<Element>>,
 }
 
 impl<'a> VelocityFilter<'a> {
@@ -201,8 +203,20 @@ impl<'a> VelocityFilter<'a> {
         settings.check()?;
         let moving = expand_moving_flags(cell, moving)?;
         let protections = Protections::default();
+        let checker = CellChecker::new(cell, include_self);
+        let elements = cell
+            .robots
+            .iter()
+            .enumerate()
+            .map(|(r, robot)| {
+                (0..robot.model.bodies.len())
+                    .map(|b| checker.element(r, b))
+                    .collect()
+            })
+            .collect();
         Ok(Self {
-            checker: CellChecker::new(cell, include_self),
+            checker,
+            elements,
             settings,
             roles: protections.roles(cell, &moving),
             moving,
@@ -448,8 +462,8 @@ impl<'a> VelocityFilter<'a> {
                 let p = self.checker.pairs()[k];
                 let filtered_speed = speed(&x);
                 ActivePair {
-                    a: self.checker.element(p.robot_a, p.body_a),
-                    b: self.checker.element(p.robot_b, p.body_b),
+                    a: self.elements[p.robot_a][p.body_a].clone(),
+                    b: self.elements[p.robot_b][p.body_b].clone(),
                     distance,
                     bound,
                     desired_speed: speed(&x_hat),
