@@ -50,7 +50,11 @@ pub fn check_pair(a: &Shape, b: &Shape) -> Separation {
         let known_limit = has_cylinder(a, b) && s.distance < 0.0;
         for (p, shape) in [(s.point_a, a), (s.point_b, b)].into_iter().filter(|_| !known_limit) {
             let on = shape_shape(&Shape::Point(p), shape).distance;
-            assert!(on.abs() <= tol, "witness {on:e} off its boundary: {s:?} for {a:?} {b:?}");
+            assert!(
+                on.abs() <= tol,
+                "witness {on:e} off its boundary ({:e} of the magnitude): {s:?} for {a:?} {b:?}",
+                on.abs() / m
+            );
         }
     }
     s

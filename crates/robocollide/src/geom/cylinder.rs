@@ -115,8 +115,18 @@ impl Cylinder {
     pub fn closest_point(&self, p: &Point3) -> (Point3, bool) {
         let u = self.unit_axis();
         let len = self.length;
-        let rel = p - self.axis.a();
-        let h = rel.dot(&u);
+        // Measured from the nearer end: from the far end of a long cylinder the radial part
+        // would carry a rounding error of the length's order, which can exceed the radius
+        // (found by fuzzing: a cylinder 1e190 long and 5e173 thick "contained" a point 6e176
+        // beyond its cap).
+        let from_a = p - self.axis.a();
+        let (base, rel, sign) = if from_a.dot(&u) > 0.5 * len {
+            (self.axis.b(), p - self.axis.b(), -1.0)
+        } else {
+            (self.axis.a(), from_a, 1.0)
+        };
+        // Height above the base end, towards the other end.
+        let h = sign * rel.dot(&u);
         let radial = crate::math::perpendicular_part(&rel, &u);
         let rho = radial.norm();
         let hc = h.clamp(0.0, len);
@@ -126,6 +136,6 @@ impl Cylinder {
         } else {
             radial
         };
-        (self.axis.a() + u * hc + radial_c, inside)
+        (base + u * (sign * hc) + radial_c, inside)
     }
 }

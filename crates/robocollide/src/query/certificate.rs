@@ -30,7 +30,7 @@ pub(crate) struct Certified {
 /// sets when both are points or segments, else supports polished by alternating projections.
 pub(crate) fn certify<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3) -> Certified {
     let g = gap_along(a, b, n);
-    let (x, y) = witness_pair(a, b, n, (g.point_a, g.point_b));
+    let (x, y) = witness_pair(a, b, n, (g.point_a, g.point_b), 0.0);
     let upper = (y - x).norm();
     Certified {
         lower: g.distance,
@@ -44,43 +44,58 @@ pub(crate) fn certify<A: SupportMap, B: SupportMap>(a: &A, b: &B, n: &Vector3) -
     }
 }
 
-/// The closest points of the two support sets at `n` (a's at `n`, b's at `−n`): exact for
-/// points, segments and cap discs, else alternating projections from `supports`.
+/// The closest points of the two support sets at `n` (a's at `n`, b's at `−n`; with features
+/// within `slack` of the support planes counted in, [`SupportMap::support_feature_within`]):
+/// exact for points, segments, cap discs and box faces, else alternating projections from
+/// `supports`.
 fn witness_pair<A: SupportMap, B: SupportMap>(
     a: &A,
     b: &B,
     n: &Vector3,
     supports: (Point3, Point3),
+    slack: Real,
 ) -> (Point3, Point3) {
-    match (a.support_feature(n), b.support_feature(&-n)) {
+    match (
+        a.support_feature_within(n, slack),
+        b.support_feature_within(&-n, slack),
+    ) {
         (Some(fa), Some(fb)) => {
             let pair = closest_points(&fa, &fb);
             (pair.point_a, pair.point_b)
         }
         // A point or segment against a cap face: project from the feature onto the face.
-        (Some(fa), None) => feature_against_face(&fa, b, &-n),
+        (Some(fa), None) => feature_against_face(&fa, b, &-n, slack),
         (None, Some(fb)) => {
-            let (y, x) = feature_against_face(&fb, a, n);
+            let (y, x) = feature_against_face(&fb, a, n, slack);
             (x, y)
         }
-        (None, None) if let (Some(fa), Some(fb)) = (a.support_face(n), b.support_face(&-n)) => {
-            disc_against_disc(fa, fb, n)
-        }
-        (None, None) => {
-            let (mut x, mut y) = supports;
-            for _ in 0..POLISH_STEPS {
-                x = a.nearest_point(&y);
-                y = b.nearest_point(&x);
+        (None, None) => match (
+            a.support_face_within(n, slack),
+            b.support_face_within(&-n, slack),
+        ) {
+            (Some(fa), Some(fb)) => disc_against_disc(fa, fb, n),
+            // A cap disc against a flat face of the other shape (a box's): exact, as below.
+            (Some(disc), None) => disc_against_shape(disc, b, n),
+            (None, Some(disc)) => {
+                let (y, x) = disc_against_shape(disc, a, &-n);
+                (x, y)
             }
-            (x, y)
-        }
+            (None, None) => {
+                let (mut x, mut y) = supports;
+                for _ in 0..POLISH_STEPS {
+                    x = a.nearest_point(&y);
+                    y = b.nearest_point(&x);
+                }
+                (x, y)
+            }
+        },
     }
 }
 
 /// Witness points along a direction `n` whose gap `g` is the reported (non-positive, or not
 /// certified) signed distance: a point `x` where a's support set at `n` meets b's support set
 /// at `−n` translated by `−g n` (the translation that brings the two into touching contact),
-/// and `x + g n`. Both lie on the support planes, and on the support sets themselves whenever
+/// and `x + g n`; `magnitude` scales the slacks below. Both lie on the support planes, and on the support sets themselves whenever
 /// their projections along `n` overlap (exactly so at the optimal direction); otherwise the
 /// midpoint of the nearest pair is used, off the sets by half their gap. The identity
 /// `point_b − point_a = distance · normal` holds by construction.
@@ -92,6 +107,7 @@ pub(crate) fn contact_witnesses<A: SupportMap, B: SupportMap>(
     a: &A,
     b: &B,
     n: &Vector3,
+    magnitude: Real,
 ) -> Separation {
     let gap = gap_along(a, b, n);
     let g = gap.distance;
@@ -99,8 +115,28 @@ pub(crate) fn contact_witnesses<A: SupportMap, B: SupportMap>(
         shape: b,
         by: n * -g,
     };
-    let (xa, xb) = witness_pair(a, &shifted, n, (gap.point_a, gap.point_b - n * g));
-    let x = xa + (xb - xa) * 0.5;
+    // `n` is optimal only to within the search's tolerance, and then the exact support sets
+    // can be a vertex or rim point far from the contact (a box's long edge or face tilted by
+    // 1e-8 rad; found by fuzzing). Support sets within growing slacks of the planes are
+    // tried; each pair is at most half its own distance off the shapes, so the closest wins.
+    let mut best = (Real::INFINITY, gap.point_a);
+    for slack in WITNESS_SLACKS {
+        let (xa, xb) = witness_pair(
+            a,
+            &shifted,
+            n,
+            (gap.point_a, gap.point_b - n * g),
+            slack * magnitude,
+        );
+        let apart = (xb - xa).norm();
+        if apart < best.0 {
+            best = (apart, xa + (xb - xa) * 0.5);
+        }
+        if best.0 <= WITNESS_CLOSE * magnitude {
+            break;
+        }
+    }
+    let x = best.1;
     Separation {
         distance: g,
         point_a: x,
@@ -108,6 +144,11 @@ pub(crate) fn contact_witnesses<A: SupportMap, B: SupportMap>(
         normal: *n,
     }
 }
+
+/// Slacks (relative to the magnitude) of the support sets tried for contact witnesses.
+const WITNESS_SLACKS: [Real; 4] = [0.0, 1e-9, 1e-7, 1e-5];
+/// A witness pair this close (relative to the magnitude) is taken without trying more slack.
+const WITNESS_CLOSE: Real = 1e-13;
 
 /// A shape translated by `by`.
 struct Translated<'s, S> {
@@ -126,12 +167,26 @@ impl<S: SupportMap> SupportMap for Translated<'_, S> {
         self.shape.nearest_point(&(p - self.by)) + self.by
     }
     fn support_feature(&self, n: &Vector3) -> Option<crate::geom::Segment> {
+        self.support_feature_within(n, 0.0)
+    }
+    fn support_feature_within(&self, n: &Vector3, slack: Real) -> Option<crate::geom::Segment> {
         self.shape
-            .support_feature(n)
+            .support_feature_within(n, slack)
             .map(|s| crate::geom::Segment::from_finite(s.a() + self.by, s.b() + self.by))
     }
     fn support_face(&self, n: &Vector3) -> Option<(Point3, Real)> {
-        self.shape.support_face(n).map(|(c, r)| (c + self.by, r))
+        self.support_face_within(n, 0.0)
+    }
+    fn support_face_within(&self, n: &Vector3, slack: Real) -> Option<(Point3, Real)> {
+        self.shape
+            .support_face_within(n, slack)
+            .map(|(c, r)| (c + self.by, r))
+    }
+    fn closest_to_segment(&self, s: &crate::geom::Segment) -> Option<(Point3, Point3)> {
+        let back = crate::geom::Segment::from_finite(s.a() - self.by, s.b() - self.by);
+        self.shape
+            .closest_to_segment(&back)
+            .map(|(x, y)| (x + self.by, y + self.by))
     }
 }
 
@@ -159,6 +214,29 @@ fn disc_against_disc(
     }
 }
 
+/// Closest points `(on the disc, on the shape)` of a cap disc (centre, radius; in a plane ⟂
+/// `n`, facing the shape along `n`) and a shape whose support set at `−n` is a flat face in
+/// (or parallel to) that plane. The shape's nearest point `p` to the centre is the face's
+/// nearest point to it, and the face (convex) is nearest the disc (a 2-D ball) there: a common
+/// point when `p` lies within the radius of the centre in the plane, else the disc's rim point
+/// towards `p`. Exact, where alternating projections crawl along a rim (found by fuzzing:
+/// witnesses of a cap on a box face 1e-4 of the magnitude off).
+fn disc_against_shape<S: SupportMap>(
+    (centre, radius): (Point3, Real),
+    shape: &S,
+    n: &Vector3,
+) -> (Point3, Point3) {
+    let p = shape.nearest_point(&centre);
+    let across = n * n.dot(&(p - centre));
+    let in_plane = (p - across) - centre;
+    let length = in_plane.norm();
+    if length <= radius {
+        (p - across, p)
+    } else {
+        (centre + in_plane * (radius / length), p)
+    }
+}
+
 /// Closest points between a support segment (or point) `feature` and a shape whose support
 /// set at `n_face` is a face. When the face is a disc with a known centre the feature (which
 /// is parallel to the disc's plane) is nearest where it is nearest the centre: exact, also
@@ -168,10 +246,14 @@ fn feature_against_face<S: SupportMap>(
     feature: &crate::geom::Segment,
     shape: &S,
     n_face: &Vector3,
+    slack: Real,
 ) -> (crate::math::Point3, crate::math::Point3) {
-    if let Some((centre, _)) = shape.support_face(n_face) {
+    if let Some((centre, _)) = shape.support_face_within(n_face, slack) {
         let x = feature.at(closest_parameter(&centre, feature));
         return (x, shape.nearest_point(&x));
+    }
+    if let Some(pair) = shape.closest_to_segment(feature) {
+        return pair;
     }
     let mut x = feature.at(0.5);
     let mut y = shape.nearest_point(&x);

@@ -85,7 +85,7 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
     } else {
         ascended
     };
-    contact_witnesses(a, b, &snap_to_cap(pair, best, magnitude))
+    contact_witnesses(a, b, &snap_to_cap(pair, best, magnitude), magnitude)
 }
 
 /// Cosine within which a penetration direction is tried on a cap direction `±u`.
@@ -133,7 +133,7 @@ pub(crate) fn refined_gjk<A: SupportMap, B: SupportMap>(
             // Witnesses for the refined direction (GJK's belong to its own): where the two
             // support sets meet once b is moved by the gap along it, so that
             // `point_b − point_a = distance · normal` holds with the certified lower bound.
-            best = contact_witnesses(a, b, &refined.normal);
+            best = contact_witnesses(a, b, &refined.normal, magnitude);
         }
     }
     best

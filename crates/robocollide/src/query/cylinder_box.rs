@@ -56,7 +56,7 @@ fn polished(a: &Cylinder, b: &OrientedBox, found: Separation, magnitude: Real) -
     }
     let identity = ((best.point_b - best.point_a) - best.normal * best.distance).norm();
     if improved || identity > 1e-13 * magnitude {
-        contact_witnesses(a, b, &best.normal)
+        contact_witnesses(a, b, &best.normal, magnitude)
     } else {
         best
     }
@@ -96,5 +96,5 @@ pub fn cylinder_box(a: &Cylinder, b: &OrientedBox) -> Separation {
         .map(|start| refine_gap(a, b, start, 0.05, 1e-10, &axes))
         .max_by(|x, y| x.distance.total_cmp(&y.distance))
         .unwrap_or_else(|| gap_along(a, b, &Vector3::x()));
-    contact_witnesses(a, b, &refined.normal).with_contact_rounding(magnitude)
+    contact_witnesses(a, b, &refined.normal, magnitude).with_contact_rounding(magnitude)
 }

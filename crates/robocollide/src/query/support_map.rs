@@ -18,11 +18,35 @@ pub(crate) trait SupportMap {
     /// The support *set* at unit `n` when it is a point or a segment (a zero-length segment for
     /// a point), within an angular tolerance; `None` when it is a disc (a cylinder's cap face).
     fn support_feature(&self, n: &Vector3) -> Option<Segment>;
+    /// As [`support_feature`], but a feature also counts as the support set when all of it
+    /// lies within `slack` (a length) of the support plane: for directions known only to
+    /// within rounding of the optimal one, where the exact support set is a single vertex or
+    /// rim point that can lie far from the contact.
+    ///
+    /// [`support_feature`]: SupportMap::support_feature
+    fn support_feature_within(&self, n: &Vector3, _slack: crate::math::Real) -> Option<Segment> {
+        self.support_feature(n)
+    }
     /// The support set at unit `n` when it is a disc (where [`support_feature`] gives
     /// `None`): its centre and radius.
     ///
     /// [`support_feature`]: SupportMap::support_feature
     fn support_face(&self, _n: &Vector3) -> Option<(Point3, crate::math::Real)> {
+        None
+    }
+    /// The disc where [`support_feature_within`] gives `None` (its centre and radius).
+    ///
+    /// [`support_feature_within`]: SupportMap::support_feature_within
+    fn support_face_within(
+        &self,
+        n: &Vector3,
+        _slack: crate::math::Real,
+    ) -> Option<(Point3, crate::math::Real)> {
+        self.support_face(n)
+    }
+    /// The exact closest points `(on the segment, on the shape)` of a segment and the solid
+    /// shape, where a closed form exists (boxes); `None` otherwise.
+    fn closest_to_segment(&self, _segment: &Segment) -> Option<(Point3, Point3)> {
         None
     }
 }
@@ -63,8 +87,12 @@ impl SupportMap for Segment {
         self.at(crate::query::closest_parameter(p, self))
     }
     fn support_feature(&self, n: &Vector3) -> Option<Segment> {
+        self.support_feature_within(n, 0.0)
+    }
+    fn support_feature_within(&self, n: &Vector3, slack: crate::math::Real) -> Option<Segment> {
         let d = self.direction();
-        if d.dot(n).abs() <= FEATURE_TOLERANCE * d.norm() {
+        let rise = d.dot(n).abs();
+        if rise <= FEATURE_TOLERANCE * d.norm() || rise <= slack {
             Some(*self)
         } else {
             let p = self.support(n);
@@ -87,13 +115,23 @@ impl SupportMap for Cylinder {
         self.closest_point(p).0
     }
     fn support_feature(&self, n: &Vector3) -> Option<Segment> {
+        self.support_feature_within(n, 0.0)
+    }
+    /// A cap face (`None`) when the rim's heights differ by at most `slack` (or `n` is within
+    /// the angular tolerance of the axis), a lateral line when the axis's ends do, the
+    /// longer of the two when both do; else the support point.
+    fn support_feature_within(&self, n: &Vector3, slack: crate::math::Real) -> Option<Segment> {
         let u = self.unit_axis();
         let perp = crate::math::perpendicular_part(n, &u);
         let rho = perp.norm();
-        if rho <= FEATURE_TOLERANCE {
+        let along = n.dot(&u).abs();
+        let cap = rho <= FEATURE_TOLERANCE || (slack > 0.0 && 2.0 * self.radius() * rho <= slack);
+        let side = rho > FEATURE_TOLERANCE
+            && (along <= FEATURE_TOLERANCE || (slack > 0.0 && along * self.length() <= slack));
+        if cap && !(side && self.length() >= 2.0 * self.radius()) {
             return None; // a cap face
         }
-        if n.dot(&u).abs() <= FEATURE_TOLERANCE {
+        if side {
             // A lateral line from rim to rim.
             let offset = perp * (self.radius() / rho);
             return Some(Segment::from_finite(
@@ -105,11 +143,17 @@ impl SupportMap for Cylinder {
         Some(Segment::from_finite(p, p))
     }
     fn support_face(&self, n: &Vector3) -> Option<(Point3, crate::math::Real)> {
-        let u = self.unit_axis();
-        if crate::math::perpendicular_part(n, &u).norm() > FEATURE_TOLERANCE {
+        self.support_face_within(n, 0.0)
+    }
+    fn support_face_within(
+        &self,
+        n: &Vector3,
+        slack: crate::math::Real,
+    ) -> Option<(Point3, crate::math::Real)> {
+        if self.support_feature_within(n, slack).is_some() {
             return None;
         }
-        let centre = if n.dot(&u) >= 0.0 {
+        let centre = if n.dot(&self.unit_axis()) >= 0.0 {
             self.axis().b()
         } else {
             self.axis().a()
@@ -134,10 +178,18 @@ impl SupportMap for OrientedBox {
     /// A vertex, or an edge when `n` is perpendicular to exactly one box axis; `None` for a
     /// face (perpendicular to two axes).
     fn support_feature(&self, n: &Vector3) -> Option<Segment> {
+        self.support_feature_within(n, 0.0)
+    }
+    /// Axis `i` counts as perpendicular to `n` also when the box's extent along it rises by at
+    /// most `slack` along `n` (`2 hᵢ |nᵢ| ≤ slack`; always for a flat axis, `hᵢ = 0`).
+    fn support_feature_within(&self, n: &Vector3, slack: crate::math::Real) -> Option<Segment> {
         let local = self.rotation().tr_mul(n);
-        let is_flat = |i: usize| local[i].abs() <= FEATURE_TOLERANCE;
-        let flat_count = (0..3).filter(|&i| is_flat(i)).count();
         let h = self.half_extents();
+        let is_flat = |i: usize| {
+            local[i].abs() <= FEATURE_TOLERANCE
+                || (slack > 0.0 && 2.0 * h[i] * local[i].abs() <= slack)
+        };
+        let flat_count = (0..3).filter(|&i| is_flat(i)).count();
         let pick = |i: usize| if local[i] >= 0.0 { h[i] } else { -h[i] };
         let vertex = Vector3::new(pick(0), pick(1), pick(2));
         match flat_count {
@@ -154,6 +206,12 @@ impl SupportMap for OrientedBox {
             }
             _ => None,
         }
+    }
+    fn closest_to_segment(&self, segment: &Segment) -> Option<(Point3, Point3)> {
+        let p0 = self.to_local(&segment.a());
+        let d = self.to_local(&segment.b()) - p0;
+        let c = super::capsule_box::closest_to_box(&p0, &d, &self.half_extents());
+        Some((self.to_world(&c.on_segment), self.to_world(&c.on_box)))
     }
 }
 
