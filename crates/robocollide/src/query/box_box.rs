@@ -21,6 +21,7 @@
 //! allows cannot hold it; likewise for B. Edges are tried nearest the plane first.
 
 use super::Separation;
+use super::canonical_order::precedes;
 use super::capsule_box::closest_to_box;
 use super::certificate::Certified;
 use super::gjk::gjk_separation;
@@ -45,11 +46,28 @@ const EDGES_EXACT_ABOVE: Real = 16.0 * super::separation::CONTACT_ROUNDING;
 /// taken as exact.
 const GJK_EXACT: Real = 2e-14;
 
-/// Signed distance from box a to box b.
+/// Signed distance from box a to box b, measured in a canonical order
+/// ([`canonical_order`](super::canonical_order)) and flipped for the other.
 pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
+    if precedes(numbers(b), numbers(a)) {
+        return ordered_box_box(b, a).flipped();
+    }
+    ordered_box_box(a, b)
+}
+
+/// The box's numbers, for [`canonical_order`](super::canonical_order).
+fn numbers(b: &OrientedBox) -> [Real; 15] {
+    let (c, h, r) = (b.center(), b.half_extents(), b.rotation());
+    [
+        c.x, c.y, c.z, h.x, h.y, h.z, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+    ]
+}
+
+/// [`box_box`] in the order given.
+fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     let magnitude = a.magnitude().max(b.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
-        return super::safe_scale::rescaled(a, b, magnitude, box_box);
+        return super::safe_scale::rescaled(a, b, magnitude, ordered_box_box);
     }
     let (gap, axis) = best_axis(a, b);
     if gap > 0.0 {

@@ -16,35 +16,26 @@
 
 use super::Separation;
 use super::axial_gap::{Axial, AxialPair};
+use super::canonical_order::precedes;
 use super::convex_pair::axial_distance;
 use super::segment_segment::{closest_points, near_normal, touching_normal};
 use crate::geom::Cylinder;
 
 /// Signed distance between two flat-capped cylinders.
 ///
-/// The pair is measured in one canonical order and the answer flipped for the other, so that
-/// (a, b) and (b, a) get the same verdict and distance exactly. Measured each way, discs
-/// 1e22 times wider than thick and 1e-12 of their magnitude apart were once found apart one
-/// way and (conservatively) overlapping the other (found by fuzzing; TESTING.md).
+/// The pair is measured in one canonical order ([`canonical_order`](super::canonical_order))
+/// and the answer flipped for the other.
 pub fn cylinder_cylinder(a: &Cylinder, b: &Cylinder) -> Separation {
-    if precedes(b, a) {
+    if precedes(numbers(b), numbers(a)) {
         return ordered_cylinder_cylinder(b, a).flipped();
     }
     ordered_cylinder_cylinder(a, b)
 }
 
-/// A total order on cylinders: their numbers compared in turn by `total_cmp`.
-fn precedes(x: &Cylinder, y: &Cylinder) -> bool {
-    let numbers = |c: &Cylinder| {
-        let (a, b) = (c.axis().a(), c.axis().b());
-        [c.radius(), a.x, a.y, a.z, b.x, b.y, b.z]
-    };
-    numbers(x)
-        .iter()
-        .zip(numbers(y).iter())
-        .map(|(p, q)| p.total_cmp(q))
-        .find(|o| o.is_ne())
-        .is_some_and(std::cmp::Ordering::is_lt)
+/// The cylinder's numbers, for [`canonical_order`](super::canonical_order).
+fn numbers(c: &Cylinder) -> [crate::math::Real; 7] {
+    let (a, b) = (c.axis().a(), c.axis().b());
+    [c.radius(), a.x, a.y, a.z, b.x, b.y, b.z]
 }
 
 /// [`cylinder_cylinder`] in the order given.

@@ -16,9 +16,12 @@
 //! | half-space–any | support point along the normal | exact |
 //!
 //! Distances within a rounding bound of zero are reported as 0 (contact), never as apart.
+//! Same-kind pairs whose arithmetic is not symmetric are measured in a canonical order
+//! ([`canonical_order`]), so that (a, b) and (b, a) agree exactly.
 
 pub(crate) mod axial_gap;
 mod box_box;
+mod canonical_order;
 mod capsule_box;
 mod capsule_capsule;
 mod capsule_cylinder;
