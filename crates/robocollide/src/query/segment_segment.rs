@@ -176,17 +176,27 @@ pub(crate) fn near_normal(
 ) -> Vector3 {
     let interior = |x: Real| x > 0.0 && x < 1.0;
     let unit = |w: &Vector3| try_normalize(w).unwrap_or_else(Vector3::zeros);
+    let across = || try_normalize(&u.cross(v)).map(|c| if c.dot(d) < 0.0 { -c } else { c });
+    // At an end the normal must not point back along its own axis (into the body grown around
+    // it): `n · u ≥ 0` at a's end `s = 1`, `≤ 0` at `s = 0`; for b (whose witness is grown
+    // along `−n`) the reverse. Noise in `d` can break that by far more than rounding (8e-5
+    // rad for axes 1e-11 of their magnitude apart; found by fuzzing); then the true `d` is
+    // nearly perpendicular to that axis too, and the common perpendicular serves.
+    let fits_end = |n: &Vector3| {
+        let along_u = n.dot(u) * if s >= 1.0 { 1.0 } else { -1.0 };
+        let along_v = n.dot(v) * if t >= 1.0 { -1.0 } else { 1.0 };
+        (interior(s) || along_u >= 0.0) && (interior(t) || along_v >= 0.0)
+    };
     let careful = if noise {
         None
     } else {
         match (interior(s), interior(t)) {
-            (true, true) => try_normalize(&u.cross(v))
-                .map(|c| if c.dot(d) < 0.0 { -c } else { c })
-                .or_else(|| try_normalize(&perpendicular_part(d, &unit(u)))),
+            (true, true) => across().or_else(|| try_normalize(&perpendicular_part(d, &unit(u)))),
             (true, false) => try_normalize(&perpendicular_part(d, &unit(u))),
             (false, true) => try_normalize(&perpendicular_part(d, &unit(v))),
             (false, false) => try_normalize(d),
         }
+        .and_then(|n| if fits_end(&n) { Some(n) } else { across() })
     };
     careful.unwrap_or_else(|| touching_normal(u, v))
 }
