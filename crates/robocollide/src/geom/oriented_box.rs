@@ -105,19 +105,32 @@ impl OrientedBox {
     /// `p` in the box's frame (centre at the origin, axes along x, y, z).
     #[inline]
     pub fn to_local(&self, p: &Point3) -> Vector3 {
-        self.rotation.tr_mul(&(p - self.center))
+        // Written out in scalars (nalgebra's product shuffles SSE lanes; these run on every
+        // box query).
+        let d = p - self.center;
+        let r = &self.rotation;
+        Vector3::new(
+            r.m11 * d.x + r.m21 * d.y + r.m31 * d.z,
+            r.m12 * d.x + r.m22 * d.y + r.m32 * d.z,
+            r.m13 * d.x + r.m23 * d.y + r.m33 * d.z,
+        )
     }
 
     /// A point given in the box's frame, in the world.
     #[inline]
     pub fn to_world(&self, local: &Vector3) -> Point3 {
-        self.center + self.rotation * local
+        self.center + self.direction_to_world(local)
     }
 
     /// A direction given in the box's frame, in the world.
     #[inline]
     pub fn direction_to_world(&self, local: &Vector3) -> Vector3 {
-        self.rotation * local
+        let (r, l) = (&self.rotation, local);
+        Vector3::new(
+            r.m11 * l.x + r.m12 * l.y + r.m13 * l.z,
+            r.m21 * l.x + r.m22 * l.y + r.m23 * l.z,
+            r.m31 * l.x + r.m32 * l.y + r.m33 * l.z,
+        )
     }
 
     /// The box moved by a rigid motion.
@@ -134,7 +147,7 @@ impl OrientedBox {
     #[inline]
     pub fn magnitude(&self) -> Real {
         let h = self.half_extents;
-        self.center.coords.amax() + (h.x + h.y + h.z)
+        crate::math::max_abs(&self.center.coords) + (h.x + h.y + h.z)
     }
 
     /// Support point: a vertex maximising `p · d` (on a tie, the `+` side).

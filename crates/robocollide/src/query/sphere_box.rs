@@ -7,28 +7,66 @@
 
 use super::Separation;
 use crate::geom::{OrientedBox, Sphere};
-use crate::math::{Point3, Real, Vector3};
+use crate::math::{Point3, Real, Vector3, larger, max_abs};
 
 /// Signed distance from a sphere (a) to a box (b).
+#[inline]
 pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
-    let magnitude = (a.center().coords.amax() + a.radius()).max(b.magnitude());
+    let magnitude = larger(max_abs(&a.center().coords) + a.radius(), b.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_box);
     }
-    point_box(&a.center(), b)
-        .inflated(a.radius(), 0.0)
-        .with_contact_rounding(magnitude)
+    let (c, r) = (a.center(), a.radius());
+    let (l, h) = (b.to_local(&c), b.half_extents());
+    let excess = clamped(&l, &h) - l;
+    let squared = excess.norm_squared();
+    let separation = if squared > NORMAL_SQUARES {
+        // Outside, with a length whose square is a normal number (the common case): the
+        // excess turned into the world while its length is taken, one division for both.
+        let world = b.direction_to_world(&excess);
+        let length = squared.sqrt();
+        let normal = world * (1.0 / length);
+        Separation {
+            distance: length - r,
+            point_a: c + normal * r,
+            point_b: c + world,
+            normal,
+        }
+    } else {
+        point_box(&c, b, &l, &h).inflated(r, 0.0)
+    };
+    separation.with_contact_rounding(magnitude)
+}
+
+/// Squared lengths above this are normal numbers whose square roots divide safely.
+const NORMAL_SQUARES: Real = 1e-280;
+
+/// `l` clamped to the box `[−h, h]`.
+#[inline]
+fn clamped(l: &Vector3, h: &Vector3) -> Vector3 {
+    use crate::math::clamp_symmetric;
+    Vector3::new(
+        clamp_symmetric(l.x, h.x),
+        clamp_symmetric(l.y, h.y),
+        clamp_symmetric(l.z, h.z),
+    )
 }
 
 /// `sphere_box(a, b).distance` without the witness points and normal (the same arithmetic for
 /// the distance, so the same value): for the checker's distance-only queries (planners).
 pub(crate) fn sphere_box_distance(a: &Sphere, b: &OrientedBox) -> Real {
-    let magnitude = (a.center().coords.amax() + a.radius()).max(b.magnitude());
+    let magnitude = larger(max_abs(&a.center().coords) + a.radius(), b.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
         return sphere_box(a, b).distance;
     }
     let (l, h) = (b.to_local(&a.center()), b.half_extents());
-    let point = outside(&l, &h).map_or_else(|| -nearest_face(&l, &h).1.max(0.0), |(_, d)| d);
+    let excess = clamped(&l, &h) - l;
+    let squared = excess.norm_squared();
+    let point = if squared > NORMAL_SQUARES {
+        squared.sqrt()
+    } else {
+        outside(&l, &h).map_or_else(|| -nearest_face(&l, &h).1.max(0.0), |(_, d)| d)
+    };
     let distance = point - a.radius();
     if distance > 0.0 && distance <= super::separation::CONTACT_ROUNDING * magnitude {
         0.0
@@ -59,30 +97,22 @@ fn nearest_face(l: &Vector3, h: &Vector3) -> (Vector3, Real) {
 /// is tiny. `None` inside (boundary included) or when the excess cannot be normalised.
 #[inline]
 fn outside(l: &Vector3, h: &Vector3) -> Option<(Vector3, Real)> {
-    let clamped = Vector3::new(
-        l.x.clamp(-h.x, h.x),
-        l.y.clamp(-h.y, h.y),
-        l.z.clamp(-h.z, h.z),
-    );
+    let clamped = clamped(l, h);
     if clamped == *l {
         return None;
     }
     let excess = clamped - l;
-    // Lengths whose squares are normal numbers divide directly; tinier ones are scaled first
-    // (`try_normalize`).
-    let length = excess.norm();
-    let unit = if length > 1e-140 && length.is_finite() {
-        Some(excess / length)
-    } else {
-        crate::math::try_normalize(&excess)
-    }?;
+    // Tiny lengths are scaled before normalising (`try_normalize`).
+    let unit = crate::math::try_normalize(&excess)?;
     Some((unit, unit.dot(&excess)))
 }
 
-/// Signed distance from a point (a) to a box (b); negative inside.
-pub(crate) fn point_box(p: &Point3, b: &OrientedBox) -> Separation {
-    let (l, h) = (b.to_local(p), b.half_extents());
-    if let Some((unit, distance)) = outside(&l, &h) {
+/// Signed distance from a point `p` (a) to a box (b), negative inside, given `p` in the box's
+/// frame (`l`) and its half-extents: the cases the fast path of [`sphere_box`] leaves (inside,
+/// on the boundary, or outside by a length whose square is not a normal number).
+#[cold]
+fn point_box(p: &Point3, b: &OrientedBox, l: &Vector3, h: &Vector3) -> Separation {
+    if let Some((unit, distance)) = outside(l, h) {
         // Turned into the world once, the unit excess gives the box's witness and the normal.
         let normal = b.direction_to_world(&unit);
         return Separation {
@@ -92,7 +122,7 @@ pub(crate) fn point_box(p: &Point3, b: &OrientedBox) -> Separation {
             normal,
         };
     }
-    let (out, depth) = nearest_face(&l, &h);
+    let (out, depth) = nearest_face(l, h);
     let depth = depth.max(0.0);
     let world_out = b.direction_to_world(&out);
     Separation {
