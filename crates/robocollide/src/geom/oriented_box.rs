@@ -17,6 +17,8 @@ pub struct OrientedBox {
     /// Orthonormal, determinant +1: local → world.
     rotation: Matrix3,
     half_extents: Vector3,
+    /// [`magnitude`](Self::magnitude), kept (every box query needs it).
+    magnitude: Real,
 }
 
 /// Largest deviation of `RᵀR` from the identity accepted as a rotation matrix.
@@ -66,15 +68,13 @@ impl OrientedBox {
 
     /// Builds without validation; callers guarantee a finite centre, a rotation matrix and
     /// finite half-extents `>= 0`.
-    pub(crate) const fn from_finite(
-        center: Point3,
-        rotation: Matrix3,
-        half_extents: Vector3,
-    ) -> Self {
+    pub(crate) fn from_finite(center: Point3, rotation: Matrix3, half_extents: Vector3) -> Self {
+        let h = half_extents;
         Self {
             center,
             rotation,
             half_extents,
+            magnitude: crate::math::max_abs(&center.coords) + (h.x + h.y + h.z),
         }
     }
 
@@ -146,8 +146,7 @@ impl OrientedBox {
     /// the half-diagonal that needs no square root): the scale of rounding errors.
     #[inline]
     pub fn magnitude(&self) -> Real {
-        let h = self.half_extents;
-        crate::math::max_abs(&self.center.coords) + (h.x + h.y + h.z)
+        self.magnitude
     }
 
     /// Support point: a vertex maximising `p · d` (on a tie, the `+` side).

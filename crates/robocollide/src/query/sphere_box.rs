@@ -12,34 +12,54 @@ use crate::math::{Point3, Real, Vector3, larger, max_abs};
 /// Signed distance from a sphere (a) to a box (b).
 #[inline]
 pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
-    let magnitude = larger(max_abs(&a.center().coords) + a.radius(), b.magnitude());
-    if super::safe_scale::outside_safe_range(magnitude) {
-        return super::safe_scale::rescaled(a, b, magnitude, sphere_box);
-    }
     let (c, r) = (a.center(), a.radius());
     let (l, h) = (b.to_local(&c), b.half_extents());
     let excess = clamped(&l, &h) - l;
     let squared = excess.norm_squared();
-    let separation = if squared > NORMAL_SQUARES {
-        // Outside, with a length whose square is a normal number (the common case): the
-        // excess turned into the world while its length is taken, one division for both.
+    if squared > NORMAL_SQUARES && squared < LARGE_SQUARES {
+        // Outside by a length whose square is a normal number (the common case). No product
+        // here can overflow or underflow, whatever the coordinates' magnitude, so the pair is
+        // not rescaled. The excess is turned into the world while its length is taken.
         let world = b.direction_to_world(&excess);
         let length = squared.sqrt();
         let normal = world * (1.0 / length);
-        Separation {
+        return Separation {
             distance: length - r,
             point_a: c + normal * r,
             point_b: c + world,
             normal,
         }
-    } else {
-        point_box(&c, b, &l, &h).inflated(r, 0.0)
-    };
-    separation.with_contact_rounding(magnitude)
+        .with_contact_rounding(magnitude(a, b));
+    }
+    inside_or_extreme(a, b)
+}
+
+/// The scale of rounding errors for the pair.
+#[inline]
+fn magnitude(a: &Sphere, b: &OrientedBox) -> Real {
+    larger(max_abs(&a.center().coords) + a.radius(), b.magnitude())
+}
+
+/// [`sphere_box`] when the sphere's centre is inside the box, on its boundary, or outside by
+/// a length whose square is not a normal number, or when coordinates overflow: rescaled
+/// where the magnitude asks for it, else the point–box closed form grown by the radius.
+#[cold]
+#[inline(never)]
+fn inside_or_extreme(a: &Sphere, b: &OrientedBox) -> Separation {
+    let magnitude = magnitude(a, b);
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return super::safe_scale::rescaled(a, b, magnitude, sphere_box);
+    }
+    let (c, h) = (a.center(), b.half_extents());
+    point_box(&c, b, &b.to_local(&c), &h)
+        .inflated(a.radius(), 0.0)
+        .with_contact_rounding(magnitude)
 }
 
 /// Squared lengths above this are normal numbers whose square roots divide safely.
 const NORMAL_SQUARES: Real = 1e-280;
+/// Squared lengths below this leave room for every product of the fast path.
+const LARGE_SQUARES: Real = 1e280;
 
 /// `l` clamped to the box `[−h, h]`.
 #[inline]
@@ -55,19 +75,14 @@ fn clamped(l: &Vector3, h: &Vector3) -> Vector3 {
 /// `sphere_box(a, b).distance` without the witness points and normal (the same arithmetic for
 /// the distance, so the same value): for the checker's distance-only queries (planners).
 pub(crate) fn sphere_box_distance(a: &Sphere, b: &OrientedBox) -> Real {
-    let magnitude = larger(max_abs(&a.center().coords) + a.radius(), b.magnitude());
-    if super::safe_scale::outside_safe_range(magnitude) {
-        return sphere_box(a, b).distance;
-    }
     let (l, h) = (b.to_local(&a.center()), b.half_extents());
     let excess = clamped(&l, &h) - l;
     let squared = excess.norm_squared();
-    let point = if squared > NORMAL_SQUARES {
-        squared.sqrt()
-    } else {
-        outside(&l, &h).map_or_else(|| -nearest_face(&l, &h).1.max(0.0), |(_, d)| d)
-    };
-    let distance = point - a.radius();
+    if !(squared > NORMAL_SQUARES && squared < LARGE_SQUARES) {
+        return inside_or_extreme(a, b).distance;
+    }
+    let magnitude = magnitude(a, b);
+    let distance = squared.sqrt() - a.radius();
     if distance > 0.0 && distance <= super::separation::CONTACT_ROUNDING * magnitude {
         0.0
     } else {
