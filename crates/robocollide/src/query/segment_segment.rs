@@ -182,10 +182,27 @@ pub(crate) fn near_normal(
     // along `−n`) the reverse. Noise in `d` can break that by far more than rounding (8e-5
     // rad for axes 1e-11 of their magnitude apart; found by fuzzing); then the true `d` is
     // nearly perpendicular to that axis too, and the common perpendicular serves.
-    let fits_end = |n: &Vector3| {
-        let along_u = n.dot(u) * if s >= 1.0 { 1.0 } else { -1.0 };
-        let along_v = n.dot(v) * if t >= 1.0 { -1.0 } else { 1.0 };
-        (interior(s) || along_u >= 0.0) && (interior(t) || along_v >= 0.0)
+    let end_sign_u = if s >= 1.0 { 1.0 } else { -1.0 };
+    let end_sign_v = if t >= 1.0 { -1.0 } else { 1.0 };
+    // Tilted back by θ, a grown witness lies `r θ² / 2` inside: nothing below 1e-9 rad.
+    let wrong_u = |n: &Vector3| !interior(s) && n.dot(u) * end_sign_u < -END_TILT * u.norm();
+    let wrong_v = |n: &Vector3| !interior(t) && n.dot(v) * end_sign_v < -END_TILT * v.norm();
+    // The offending axis's component dropped (then the normal is perpendicular to it, which
+    // an end allows), or the common perpendicular.
+    let fit = |n: Vector3| {
+        if !wrong_u(&n) && !wrong_v(&n) {
+            return Some(n);
+        }
+        let mut m = n;
+        if wrong_u(&m) {
+            m = perpendicular_part(&m, &unit(u));
+        }
+        if wrong_v(&m) {
+            m = perpendicular_part(&m, &unit(v));
+        }
+        try_normalize(&m)
+            .filter(|m| !wrong_u(m) && !wrong_v(m))
+            .or_else(across)
     };
     let careful = if noise {
         None
@@ -196,10 +213,13 @@ pub(crate) fn near_normal(
             (false, true) => try_normalize(&perpendicular_part(d, &unit(v))),
             (false, false) => try_normalize(d),
         }
-        .and_then(|n| if fits_end(&n) { Some(n) } else { across() })
+        .and_then(fit)
     };
     careful.unwrap_or_else(|| touching_normal(u, v))
 }
+
+/// Largest tilt (radians) of a normal back along an axis at its end that is let stand.
+const END_TILT: Real = 1e-9;
 
 /// The normal to use when the witness points of two segments coincide.
 pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
