@@ -21,7 +21,7 @@
 
 use super::Separation;
 use crate::geom::{Capsule, OrientedBox, Segment};
-use crate::math::{Real, Vector3};
+use crate::math::{Real, Vector3, clamp_symmetric};
 
 /// Signed distance from a capsule (a) to a box (b).
 pub fn capsule_box(a: &Capsule, b: &OrientedBox) -> Separation {
@@ -119,9 +119,11 @@ pub(crate) struct ClosestToBox {
 }
 
 /// The exact minimiser of `f(t) = |p(t) − clamp(p(t))|²` over `[0, 1]` by pieces (module
-/// docs).
+/// docs). `f` is convex, so the pieces are taken in order and the first whose quadratic has
+/// its minimiser before the piece's end holds the minimum: at that minimiser, clamped to the
+/// piece (an earlier piece would have held it if `f` rose before).
 pub(crate) fn closest_to_box(p0: &Vector3, d: &Vector3, h: &Vector3) -> ClosestToBox {
-    let mut cuts = [0.0; 8];
+    let mut cuts = [0.0; 7];
     let mut count = 0;
     for i in 0..3 {
         if d[i] != 0.0 {
@@ -136,19 +138,23 @@ pub(crate) fn closest_to_box(p0: &Vector3, d: &Vector3, h: &Vector3) -> ClosestT
     }
     cuts[count] = 1.0;
     count += 1;
-    cuts[..count].sort_unstable_by(Real::total_cmp);
+    // Insertion sort: at most seven numbers, mostly in order already.
+    for k in 1..count {
+        let mut j = k;
+        while j > 0 && cuts[j - 1] > cuts[j] {
+            cuts.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let at = |t: Real| {
         let on_segment = p0 + d * t;
         let on_box = Vector3::new(
-            on_segment.x.clamp(-h.x, h.x),
-            on_segment.y.clamp(-h.y, h.y),
-            on_segment.z.clamp(-h.z, h.z),
+            clamp_symmetric(on_segment.x, h.x),
+            clamp_symmetric(on_segment.y, h.y),
+            clamp_symmetric(on_segment.z, h.z),
         );
         ClosestToBox { on_segment, on_box }
     };
-    let squared = |c: &ClosestToBox| (c.on_box - c.on_segment).norm_squared();
-    let mut best = at(0.0);
-    let mut best_squared = squared(&best);
     let mut start = 0.0;
     for &end in &cuts[..count] {
         if end <= start {
@@ -168,20 +174,17 @@ pub(crate) fn closest_to_box(p0: &Vector3, d: &Vector3, h: &Vector3) -> ClosestT
             a2 += d[i] * d[i];
             b1 += d[i] * (p0[i] - face);
         }
-        let t = if a2 > 0.0 {
-            (-b1 / a2).clamp(start, end)
-        } else {
-            start
-        };
-        let candidate = at(t);
-        let value = squared(&candidate);
-        if value < best_squared {
-            best = candidate;
-            best_squared = value;
+        if a2 <= 0.0 {
+            // Constant on the piece (no active face moves): a convex function's least value.
+            return at(start);
+        }
+        let t = -b1 / a2;
+        if t < end {
+            return at(t.clamp(start, end));
         }
         start = end;
     }
-    best
+    at(1.0)
 }
 
 #[cfg(test)]
