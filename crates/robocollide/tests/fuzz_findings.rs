@@ -14,7 +14,7 @@
 //! axis whose witness on one box was off it by up to the distance; a point 6e176 beyond the cap
 //! of a cylinder 1e190 long counted inside it.
 
-use robocollide::geom::{Capsule, Cylinder, OrientedBox, Segment, Shape};
+use robocollide::geom::{Capsule, Cylinder, OrientedBox, Segment, Shape, Sphere};
 use robocollide::math::{Matrix3, Point3, Real, Vector3};
 use robocollide::query::shape_shape;
 
@@ -35,6 +35,7 @@ fn parse_shape(text: &str) -> Shape {
         "capsule" => Capsule::new(p(0), p(3), v[6]).unwrap().into(),
         "segment" => Segment::new(p(0), p(3)).unwrap().into(),
         "point" => Shape::Point(p(0)),
+        "sphere" => Sphere::new(p(0), v[3]).unwrap().into(),
         other => panic!("unknown shape kind {other}"),
     }
 }
@@ -92,6 +93,6 @@ fn regression_fuzz_session5_open_findings_box_and_cylinder_pairs() {
             failures.push(format!("{}: {e}", fields[0]));
         }
     }
-    assert_eq!(count, 40, "every recorded finding is replayed");
+    assert_eq!(count, 42, "every recorded finding is replayed");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

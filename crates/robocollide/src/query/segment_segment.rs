@@ -200,9 +200,18 @@ pub(crate) fn near_normal(
         if wrong_v(&m) {
             m = perpendicular_part(&m, &unit(v));
         }
-        try_normalize(&m)
+        let fixed = try_normalize(&m)
             .filter(|m| !wrong_u(m) && !wrong_v(m))
-            .or_else(across)
+            .or_else(across)?;
+        // A large swing means the end itself is rounding noise (an axis shorter than the
+        // noise of `d`, whose grown witness is then inside by no more than that length), and
+        // would break `point_b − point_a = distance · normal` by `|d|` times the swing (found
+        // by fuzzing): the normal of `d` stands.
+        Some(if (fixed - n).norm() <= END_SWING {
+            fixed
+        } else {
+            n
+        })
     };
     let careful = if noise {
         None
@@ -220,6 +229,10 @@ pub(crate) fn near_normal(
 
 /// Largest tilt (radians) of a normal back along an axis at its end that is let stand.
 const END_TILT: Real = 1e-9;
+
+/// Largest change of the normal (radians) made to keep it off an end's axis: `near_normal`
+/// serves `|d| ≤ 1e-9` of the magnitude, so the witnesses' identity moves by at most 1e-11.
+const END_SWING: Real = 1e-2;
 
 /// The normal to use when the witness points of two segments coincide.
 pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
