@@ -26,8 +26,6 @@ use super::capsule_box::closest_to_box;
 use super::certificate::Certified;
 use super::gjk::gjk_separation;
 use super::segment_segment::closest_points;
-use super::support_gap::gap_along;
-use super::support_map::SupportMap;
 use crate::geom::OrientedBox;
 use crate::geom::Segment;
 use crate::math::{Matrix3, Point3, Real, Vector3};
@@ -81,11 +79,17 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
                 return centred(s.point_a, s.point_b, c.lower, c.upper)
                     .with_contact_rounding(magnitude);
             }
-            let Some(n) =
-                crate::math::try_normalize(&(c.separation.point_b - c.separation.point_a))
-            else {
+            let (x, y) = (c.separation.point_a, c.separation.point_b);
+            let Some(n) = crate::math::try_normalize(&(y - x)) else {
                 break;
             };
+            // Most often the witnesses' own direction is the closest one (vertex or edge
+            // against vertex or edge): then the gap along it, from the two support points
+            // alone, meets their distance, which certifies both.
+            let lower = (b.support(&-n) - a.support(&n)).dot(&n);
+            if c.upper - lower <= GJK_EXACT * magnitude && lower > 1e-9 * magnitude {
+                return centred(x, y, lower, c.upper).with_contact_rounding(magnitude);
+            }
             c = box_certify(a, b, &n);
         }
         // GJK terminates on polytopes with its two bounds equal to rounding: then its gap is
@@ -154,7 +158,14 @@ fn centred(x: Point3, y: Point3, lower: Real, upper: Real) -> Separation {
 /// pair in closed form: segment–segment, or a vertex or edge against the solid box whose
 /// face it faces ([`closest_to_box`]), or each face's four edges against the other box.
 fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
-    let gap = gap_along(a, b, n);
+    let (support_a, feature_a) = a.support_with_feature(n, 0.0);
+    let (support_b, feature_b) = b.support_with_feature(&-n, 0.0);
+    let gap = Separation {
+        distance: (support_b - support_a).dot(n),
+        point_a: support_a,
+        point_b: support_b,
+        normal: *n,
+    };
     // A feature of one box against the other solid box: (point on the feature, point on box).
     let feature_to_box = |f: &Segment, to: &OrientedBox| {
         let (p0, p1) = (to.to_local(&f.a()), to.to_local(&f.b()));
@@ -173,7 +184,7 @@ fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
         // Corners of the face in bit order: 0-1, 1-3, 3-2, 2-0 form its boundary.
         [(0, 1), (1, 3), (3, 2), (2, 0)].map(|(x, y)| Segment::from_finite(v[x], v[y]))
     };
-    let (x, y) = match (a.support_feature(n), b.support_feature(&-n)) {
+    let (x, y) = match (feature_a, feature_b) {
         (Some(fa), Some(fb)) => {
             let pair = closest_points(&fa, &fb);
             (pair.point_a, pair.point_b)
@@ -242,10 +253,14 @@ fn best_axis(a: &OrientedBox, b: &OrientedBox) -> (Real, Vector3) {
             r.column(i).into_owned(),
         );
     }
-    // |eᵢ × r_j| for all nine pairs first: independent square roots that pipeline.
+    // |eᵢ × r_j| for all nine pairs first: independent square roots that pipeline. Entries of
+    // a rotation are at most 1, so the squares cannot overflow, and where they underflow the
+    // length is below the 1e-12 that drops the axis anyway (no `hypot` needed: it is a
+    // library call).
     let lengths: [Real; 9] = std::array::from_fn(|k| {
         let (i, j) = (k / 3, k % 3);
-        r[((i + 1) % 3, j)].hypot(r[((i + 2) % 3, j)])
+        let (p, q) = (r[((i + 1) % 3, j)], r[((i + 2) % 3, j)]);
+        (p * p + q * q).sqrt()
     });
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);

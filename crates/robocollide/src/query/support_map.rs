@@ -183,35 +183,53 @@ impl SupportMap for OrientedBox {
     /// Axis `i` counts as perpendicular to `n` also when the box's extent along it rises by at
     /// most `slack` along `n` (`2 hᵢ |nᵢ| ≤ slack`; always for a flat axis, `hᵢ = 0`).
     fn support_feature_within(&self, n: &Vector3, slack: crate::math::Real) -> Option<Segment> {
-        let local = self.rotation().tr_mul(n);
-        let h = self.half_extents();
-        let is_flat = |i: usize| {
-            local[i].abs() <= FEATURE_TOLERANCE
-                || (slack > 0.0 && 2.0 * h[i] * local[i].abs() <= slack)
-        };
-        let flat_count = (0..3).filter(|&i| is_flat(i)).count();
-        let pick = |i: usize| if local[i] >= 0.0 { h[i] } else { -h[i] };
-        let vertex = Vector3::new(pick(0), pick(1), pick(2));
-        match flat_count {
-            0 => {
-                let p = self.to_world(&vertex);
-                Some(Segment::from_finite(p, p))
-            }
-            1 => {
-                let i = (0..3).find(|&i| is_flat(i)).unwrap_or(0);
-                let (mut lo, mut hi) = (vertex, vertex);
-                lo[i] = -h[i];
-                hi[i] = h[i];
-                Some(Segment::from_finite(self.to_world(&lo), self.to_world(&hi)))
-            }
-            _ => None,
-        }
+        self.support_with_feature(n, slack).1
     }
     fn closest_to_segment(&self, segment: &Segment) -> Option<(Point3, Point3)> {
         let p0 = self.to_local(&segment.a());
         let d = self.to_local(&segment.b()) - p0;
         let c = super::capsule_box::closest_to_box(&p0, &d, &self.half_extents());
         Some((self.to_world(&c.on_segment), self.to_world(&c.on_box)))
+    }
+}
+
+impl OrientedBox {
+    /// The support point at `n` (a vertex, [`OrientedBox::support`]) and the support feature
+    /// ([`SupportMap::support_feature_within`]), from one turn of `n` into the box's frame.
+    #[inline]
+    pub(crate) fn support_with_feature(
+        &self,
+        n: &Vector3,
+        slack: crate::math::Real,
+    ) -> (Point3, Option<Segment>) {
+        let local = self.rotation().tr_mul(n);
+        let h = self.half_extents();
+        let pick = |x: crate::math::Real, hi: crate::math::Real| if x >= 0.0 { hi } else { -hi };
+        let vertex = Vector3::new(pick(local.x, h.x), pick(local.y, h.y), pick(local.z, h.z));
+        let support = self.to_world(&vertex);
+        let is_flat = |i: usize| {
+            local[i].abs() <= FEATURE_TOLERANCE
+                || (slack > 0.0 && 2.0 * h[i] * local[i].abs() <= slack)
+        };
+        let flat = [is_flat(0), is_flat(1), is_flat(2)];
+        let feature = match flat.iter().filter(|&&f| f).count() {
+            0 => Some(Segment::from_finite(support, support)),
+            1 => {
+                let i = if flat[0] {
+                    0
+                } else if flat[1] {
+                    1
+                } else {
+                    2
+                };
+                let (mut lo, mut hi) = (vertex, vertex);
+                lo[i] = -h[i];
+                hi[i] = h[i];
+                Some(Segment::from_finite(self.to_world(&lo), self.to_world(&hi)))
+            }
+            _ => None,
+        };
+        (support, feature)
     }
 }
 
