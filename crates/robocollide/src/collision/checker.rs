@@ -295,13 +295,8 @@ impl<'a> CellChecker<'a> {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (&self.pose.cores()[a], &self.pose.cores()[b]);
         if x.general || y.general {
-            use crate::query::sphere_box_distance;
-            return match (self.pose.shape(a), self.pose.shape(b)) {
-                // The planners' commonest general pair: no witnesses needed.
-                (Shape::Sphere(s), Shape::Box(b)) => sphere_box_distance(&s, &b),
-                (Shape::Box(b), Shape::Sphere(s)) => sphere_box_distance(&s, &b),
-                (sa, sb) => shape_shape(&sa, &sb).distance,
-            };
+            // No witnesses needed (the planners' commonest general pairs are sphere–box).
+            return crate::query::shape_shape_distance(&self.pose.shape(a), &self.pose.shape(b));
         }
         let d = x.core_distance_squared(y).sqrt() - (x.radius + y.radius);
         if d > 0.0

@@ -12,7 +12,7 @@ use std::ops::Range;
 use super::core::Core;
 use super::pose::CellPose;
 use crate::math::Real;
-use crate::query::shape_shape;
+use crate::query::shape_shape_distance;
 
 /// Independent running minima over the cheap pairs of a block.
 const LANES: usize = 4;
@@ -306,7 +306,7 @@ impl PairSearch {
             if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
-            let d = shape_shape(&pose.shape(a), &pose.shape(b)).distance;
+            let d = shape_shape_distance(&pose.shape(a), &pose.shape(b));
             if d < best.distance {
                 *best = Closest {
                     distance: d,

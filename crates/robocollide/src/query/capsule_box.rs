@@ -34,6 +34,25 @@ pub fn capsule_box(a: &Capsule, b: &OrientedBox) -> Separation {
         .with_contact_rounding(magnitude)
 }
 
+/// `capsule_box(a, b).distance` without the witness points and normal when the pair is
+/// apart beyond the touching bound (the same arithmetic, so the same value): for distance-only
+/// searches.
+pub(crate) fn capsule_box_distance(a: &Capsule, b: &OrientedBox) -> Real {
+    let magnitude = (a.axis().magnitude() + a.radius()).max(b.magnitude());
+    if !super::safe_scale::outside_safe_range(magnitude) {
+        let s = a.axis();
+        let p0 = b.to_local(&s.a());
+        let closest = closest_to_box(&p0, &(b.to_local(&s.b()) - p0), &b.half_extents());
+        let core = (closest.on_box - closest.on_segment).norm();
+        if core > TOUCHING * magnitude {
+            let distance = core - a.radius();
+            let rounded = distance > 0.0 && distance <= TOUCHING * magnitude;
+            return if rounded { 0.0 } else { distance };
+        }
+    }
+    capsule_box(a, b).distance
+}
+
 /// Below this distance (relative to the magnitude) the pair is measured as touching
 /// (separating axes). Above it the excess vector is exact in the box's frame (its components
 /// along unclamped axes are exactly 0), so its direction is a good normal; 1e-9 here put

@@ -53,3 +53,60 @@ pub fn shape_shape(a: &Shape, b: &Shape) -> Separation {
         (Kind::Box(a), Kind::Box(b)) => box_box(a, b),
     }
 }
+
+/// `shape_shape(a, b).distance`, skipping the witness points and normal where a kernel has a
+/// distance-only form (sphere–box, capsule–box: the commonest general pairs of robot checks
+/// and planners). The same value.
+pub(crate) fn shape_shape_distance(a: &Shape, b: &Shape) -> crate::math::Real {
+    use super::capsule_box::capsule_box_distance;
+    use super::sphere_box_distance;
+    match (kind(a), kind(b)) {
+        (Kind::Ball(s), Kind::Box(b)) | (Kind::Box(b), Kind::Ball(s)) => sphere_box_distance(&s, b),
+        (Kind::Swept(c), Kind::Box(b)) | (Kind::Box(b), Kind::Swept(c)) => {
+            capsule_box_distance(&c, b)
+        }
+        _ => shape_shape(a, b).distance,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Segment;
+    use crate::math::{Point3, Vector3};
+
+    #[test]
+    fn the_distance_only_dispatch_gives_the_full_querys_value() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut point = |k: f64| Point3::new(k * next(), k * next(), k * next());
+        for i in 0..20_000 {
+            // Scales from 1e-3 to 1e3, touching and overlapping pairs included.
+            let k = 10f64.powi(i % 7 - 3);
+            let b = OrientedBox::from_rpy(
+                point(k),
+                [3.0, 2.0, 1.0].map(|x| x * (i as f64 * 0.37).sin()),
+                Vector3::new(0.5 * k, 0.2 * k, 0.05 * k),
+            )
+            .unwrap();
+            let (p, q) = (point(k), point(k));
+            let r = 0.3 * k * (i as f64 * 0.11).cos().abs();
+            let shapes: [Shape; 4] = [
+                Sphere::new(p, r).unwrap().into(),
+                Capsule::new(p, q, r).unwrap().into(),
+                Segment::new(p, q).unwrap().into(),
+                Shape::Point(p),
+            ];
+            let b: Shape = b.into();
+            for s in &shapes {
+                assert_eq!(shape_shape_distance(s, &b), shape_shape(s, &b).distance);
+                assert_eq!(shape_shape_distance(&b, s), shape_shape(&b, s).distance);
+            }
+        }
+    }
+}
