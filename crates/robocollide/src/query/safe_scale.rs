@@ -60,7 +60,7 @@ impl Scalable for Capsule {
 
 impl Scalable for Cylinder {
     fn scaled(&self, factor: Real) -> Self {
-        Cylinder::from_axis(self.axis().scaled(factor), self.radius() * factor)
+        self.scaled_keeping_direction(factor)
     }
 }
 
