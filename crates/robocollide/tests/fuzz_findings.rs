@@ -1,5 +1,5 @@
-//! The pair-kernel fuzz findings left open in session 5 (`fuzz/open-findings/pair_kernels/`)
-//! and those of later runs,
+//! The pair-kernel fuzz findings left open in session 5 (their inputs now in the target's
+//! corpus, `fuzz/corpus/pair_kernels/crash-*`) and those of later runs,
 //! replayed on stable Rust: boxes and cylinders at extreme aspect ratios and scales (a needle
 //! 1e-300 of its length thick, a box flat to a segment, pairs 1e-10 of their magnitude apart).
 //! Each pair is answered both ways and must meet the `pair_kernels` target's invariants with

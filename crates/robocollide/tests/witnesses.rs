@@ -567,16 +567,13 @@ fn known_limit_flat_parallel_cylinders_penetration_witnesses() {
     }
 }
 
-/// Found by fuzzing (`pair_kernels`), **open**: a needle (radius 8e49, length 7e153) 1.5e144
-/// below a thin disc (1e28 thick, 1.2e153 wide). (b, a) certifies "apart" correctly; (a, b)
-/// finds no certificate and reports a penetration of −7.9e142 — a false positive (the safe
-/// side). Traced so far: the disc is tilted 1.3e-9 rad, so the core normal's gap is negative;
-/// the disc's cap direction has the right gap (2.26e-10 of the scaled magnitude), but the
-/// closed-form cap test does not certify it, and Newton from there ascends to a direction
-/// 1e-6 rad off with a gap of −1.8e-7; GJK finds no separation. Ignored until fixed.
+/// Found by fuzzing (`pair_kernels`): a needle (radius 8e49, length 7e153) 1.5e144 below a thin
+/// disc (1e28 thick, 1.2e153 wide). (b, a) certified "apart" correctly; (a, b) found no
+/// certificate (the disc is tilted 1.3e-9 rad; Newton from its cap direction ascended 1e-6 rad
+/// off) and reported a penetration of −7.9e142 — a false positive, on the safe side. Pairs this
+/// close are now measured both ways and the certified answer kept (session 8).
 #[test]
-#[ignore = "open fuzz finding: conservative false positive at extreme aspect ratios"]
-fn open_needle_below_a_huge_thin_disc_is_apart_both_ways() {
+fn regression_fuzz_needle_below_a_huge_thin_disc_is_apart_both_ways() {
     let a: Shape = cylinder(
         [
             6.8881681803508e-309,
