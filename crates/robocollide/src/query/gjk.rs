@@ -134,6 +134,18 @@ fn closest_on_segment(w: &[Vector3; 4], i: usize, j: usize) -> Feature {
     }
 }
 
+/// `num / den` for an edge parameter (`0 ≤ num ≤ den`), 0 when both vanish: a triangle whose
+/// edge tests pass with zero products (vertices coinciding to underflow) divided 0 by 0 and
+/// left NaN weights (found by fuzzing: NaN witnesses for a needle and a flat box).
+#[inline]
+fn ratio(num: Real, den: Real) -> Real {
+    if den > 0.0 {
+        (num / den).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
 fn closest_on_triangle(w: &[Vector3; 4], i: usize, j: usize, k: usize) -> Feature {
     let (a, b, c) = (w[i], w[j], w[k]);
     let ab = b - a;
@@ -155,7 +167,7 @@ fn closest_on_triangle(w: &[Vector3; 4], i: usize, j: usize, k: usize) -> Featur
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let t = d1 / (d1 - d3);
+        let t = ratio(d1, d1 - d3);
         weights[i] = 1.0 - t;
         weights[j] = t;
         return ((1 << i) | (1 << j), weights);
@@ -169,14 +181,14 @@ fn closest_on_triangle(w: &[Vector3; 4], i: usize, j: usize, k: usize) -> Featur
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let t = d2 / (d2 - d6);
+        let t = ratio(d2, d2 - d6);
         weights[i] = 1.0 - t;
         weights[k] = t;
         return ((1 << i) | (1 << k), weights);
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        let t = ratio(d4 - d3, (d4 - d3) + (d5 - d6));
         weights[j] = 1.0 - t;
         weights[k] = t;
         return ((1 << j) | (1 << k), weights);
