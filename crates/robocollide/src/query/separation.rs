@@ -41,7 +41,7 @@ const NORMAL_SQUARES: Real = 1e-140;
 /// `ε · magnitude / |b − a|` or more, enough to tilt a normal measurably along a capsule's
 /// axis (found by fuzzing: a witness 1e-11 of the magnitude inside its capsule); the caller
 /// is asked for the normal there.
-const CAREFUL: Real = 1e-9;
+pub(crate) const CAREFUL: Real = 1e-9;
 
 /// Signed distance, witness points and normal between two shapes.
 #[derive(Debug, Clone, Copy, PartialEq)]
