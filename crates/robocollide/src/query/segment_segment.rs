@@ -164,75 +164,59 @@ fn nearest_to_start<L: PerLength>(qp: &Vector3, u: &Vector3, uu: L) -> Real {
 }
 
 /// The normal between close points of two segments (at parameters `s` on `p₀ + s u`, `t`
-/// on `q₀ + t v`, `d = point_b − point_a` small): `d`'s rounding-noise components along the
-/// axes removed where a point is interior (there the true `d` is perpendicular to that axis);
-/// within the contact rounding bound (`noise`), or when nothing is left, [`touching_normal`],
-/// which is perpendicular to both axes and so allowed for ends and interiors alike.
+/// on `q₀ + t v`, `d = point_b − point_a` small, `rounding` the contact rounding bound of the
+/// pair): `d` with its rounding-noise components removed — along an axis where its point is
+/// interior (there the true `d` is perpendicular to that axis), and pointing back along an
+/// axis at its end (into the body grown around it); within the rounding bound (`|d| ≤
+/// rounding`), or when nothing is left, [`touching_normal`], which is perpendicular to both
+/// axes and so allowed for ends and interiors alike.
+///
+/// Only components within `DROP_NOISE × rounding` are removed: a larger one is no rounding
+/// noise (the "interior" of an axis shorter than the noise is itself noise), and removing it
+/// would break `point_b − point_a = distance · normal` (found by fuzzing: swings of 45° for a
+/// segment 1e-310 long; and a backward tilt of 8e-5 rad at an end, left in, put a capsule's
+/// grown witness 1.6e-9 of the magnitude inside it).
 pub(crate) fn near_normal(
     d: &Vector3,
-    noise: bool,
+    rounding: Real,
     (s, u): (Real, &Vector3),
     (t, v): (Real, &Vector3),
 ) -> Vector3 {
+    if d.norm() <= rounding {
+        return touching_normal(u, v);
+    }
     let interior = |x: Real| x > 0.0 && x < 1.0;
-    let unit = |w: &Vector3| try_normalize(w).unwrap_or_else(Vector3::zeros);
+    let limit = DROP_NOISE * rounding;
+    let (uu, vv) = (
+        try_normalize(u).unwrap_or_else(Vector3::zeros),
+        try_normalize(v).unwrap_or_else(Vector3::zeros),
+    );
+    // At an end the normal may point beyond it (`n · u ≥ 0` at a's end `s = 1`, `≤ 0` at
+    // `s = 0`; for b, grown along `−n`, the reverse), never back along the axis.
+    let backward_u = if s >= 1.0 { -1.0 } else { 1.0 };
+    let backward_v = if t >= 1.0 { 1.0 } else { -1.0 };
+    let drop_u = |m: &Vector3| {
+        let along = m.dot(&uu);
+        along.abs() <= limit && (interior(s) || along * backward_u > 0.0)
+    };
+    let drop_v = |m: &Vector3| {
+        let along = m.dot(&vv);
+        along.abs() <= limit && (interior(t) || along * backward_v > 0.0)
+    };
+    let (du, dv) = (drop_u(d), drop_v(d));
     let across = || try_normalize(&u.cross(v)).map(|c| if c.dot(d) < 0.0 { -c } else { c });
-    // At an end the normal must not point back along its own axis (into the body grown around
-    // it): `n · u ≥ 0` at a's end `s = 1`, `≤ 0` at `s = 0`; for b (whose witness is grown
-    // along `−n`) the reverse. Noise in `d` can break that by far more than rounding (8e-5
-    // rad for axes 1e-11 of their magnitude apart; found by fuzzing); then the true `d` is
-    // nearly perpendicular to that axis too, and the common perpendicular serves.
-    let end_sign_u = if s >= 1.0 { 1.0 } else { -1.0 };
-    let end_sign_v = if t >= 1.0 { -1.0 } else { 1.0 };
-    // Tilted back by θ, a grown witness lies `r θ² / 2` inside: nothing below 1e-9 rad.
-    let wrong_u = |n: &Vector3| !interior(s) && n.dot(u) * end_sign_u < -END_TILT * u.norm();
-    let wrong_v = |n: &Vector3| !interior(t) && n.dot(v) * end_sign_v < -END_TILT * v.norm();
-    // The offending axis's component dropped (then the normal is perpendicular to it, which
-    // an end allows), or the common perpendicular.
-    let fit = |n: Vector3| {
-        if !wrong_u(&n) && !wrong_v(&n) {
-            return Some(n);
-        }
-        let mut m = n;
-        if wrong_u(&m) {
-            m = perpendicular_part(&m, &unit(u));
-        }
-        if wrong_v(&m) {
-            m = perpendicular_part(&m, &unit(v));
-        }
-        let fixed = try_normalize(&m)
-            .filter(|m| !wrong_u(m) && !wrong_v(m))
-            .or_else(across)?;
-        // A large swing means the end itself is rounding noise (an axis shorter than the
-        // noise of `d`, whose grown witness is then inside by no more than that length), and
-        // would break `point_b − point_a = distance · normal` by `|d|` times the swing (found
-        // by fuzzing): the normal of `d` stands.
-        Some(if (fixed - n).norm() <= END_SWING {
-            fixed
-        } else {
-            n
-        })
+    let normal = match (du, dv) {
+        (true, true) => across().or_else(|| try_normalize(&perpendicular_part(d, &uu))),
+        (true, false) => try_normalize(&perpendicular_part(d, &uu)),
+        (false, true) => try_normalize(&perpendicular_part(d, &vv)),
+        (false, false) => try_normalize(d),
     };
-    let careful = if noise {
-        None
-    } else {
-        match (interior(s), interior(t)) {
-            (true, true) => across().or_else(|| try_normalize(&perpendicular_part(d, &unit(u)))),
-            (true, false) => try_normalize(&perpendicular_part(d, &unit(u))),
-            (false, true) => try_normalize(&perpendicular_part(d, &unit(v))),
-            (false, false) => try_normalize(d),
-        }
-        .and_then(fit)
-    };
-    careful.unwrap_or_else(|| touching_normal(u, v))
+    normal.unwrap_or_else(|| touching_normal(u, v))
 }
 
-/// Largest tilt (radians) of a normal back along an axis at its end that is let stand.
-const END_TILT: Real = 1e-9;
-
-/// Largest change of the normal (radians) made to keep it off an end's axis: `near_normal`
-/// serves `|d| ≤ 1e-9` of the magnitude, so the witnesses' identity moves by at most 1e-11.
-const END_SWING: Real = 1e-2;
+/// Multiple of the contact rounding bound up to which a component of `d` counts as rounding
+/// noise in [`near_normal`].
+const DROP_NOISE: Real = 16.0;
 
 /// The normal to use when the witness points of two segments coincide.
 pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {

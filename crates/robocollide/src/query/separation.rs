@@ -29,8 +29,12 @@ pub const CONTACT_ROUNDING: Real = 64.0 * EPSILON;
 /// The normal of [`Separation::between_points`] for close points, out of line.
 #[cold]
 #[inline(never)]
-fn near_normal(d: &Vector3, noise: bool, near: impl FnOnce(&Vector3, bool) -> Vector3) -> Vector3 {
-    near(d, noise)
+fn near_normal(
+    d: &Vector3,
+    rounding: Real,
+    near: impl FnOnce(&Vector3, Real) -> Vector3,
+) -> Vector3 {
+    near(d, rounding)
 }
 
 /// Lengths above this have squares well inside the normal range, so `d / |d|` is unit to
@@ -96,23 +100,24 @@ impl Separation {
     }
 
     /// Separation of two points. When they are within `CAREFUL × magnitude` of each other
-    /// the normal comes from `near(b − a, noise)` instead, `noise` telling that they coincide
-    /// to within the contact rounding bound (the direction of `b − a` is then rounding noise;
-    /// a noisy normal, say along a capsule's axis, would put the grown witnesses inside the
-    /// shapes — found by fuzzing). The caller knows the cores and picks a normal they allow.
+    /// the normal comes from `near(b − a, rounding)` instead, `rounding` being the contact
+    /// rounding bound of the pair (within it the direction of `b − a` is rounding noise, and
+    /// above it partly so; a noisy normal, say along a capsule's axis, would put the grown
+    /// witnesses inside the shapes — found by fuzzing). The caller knows the cores and picks a
+    /// normal they allow.
     #[inline]
     pub(crate) fn between_points(
         a: Point3,
         b: Point3,
         magnitude: Real,
-        near: impl FnOnce(&Vector3, bool) -> Vector3,
+        near: impl FnOnce(&Vector3, Real) -> Vector3,
     ) -> Self {
         let d = b - a;
         let distance = d.norm();
         let normal = if distance > NORMAL_SQUARES.max(CAREFUL * magnitude) {
             d / distance
         } else {
-            near_normal(&d, distance <= CONTACT_ROUNDING * magnitude, near)
+            near_normal(&d, CONTACT_ROUNDING * magnitude, near)
         };
         Self {
             distance,
