@@ -204,9 +204,17 @@ pub(crate) fn near_normal(
         along.abs() <= limit && (interior(t) || along * backward_v > 0.0)
     };
     let (du, dv) = (drop_u(d), drop_v(d));
-    let across = || try_normalize(&u.cross(v)).map(|c| if c.dot(d) < 0.0 { -c } else { c });
     let normal = match (du, dv) {
-        (true, true) => across().or_else(|| try_normalize(&perpendicular_part(d, &uu))),
+        // Both: d's part orthogonal to u and to v's part orthogonal to u (u × v would be ill
+        // conditioned for nearly parallel axes, and turned 90° from d; found by fuzzing).
+        (true, true) => {
+            let m = perpendicular_part(d, &uu);
+            let w = perpendicular_part(&vv, &uu);
+            match try_normalize(&w).filter(|_| w.norm() > 1e-6) {
+                Some(w) => try_normalize(&perpendicular_part(&m, &w)),
+                None => try_normalize(&m),
+            }
+        }
         (true, false) => try_normalize(&perpendicular_part(d, &uu)),
         (false, true) => try_normalize(&perpendicular_part(d, &vv)),
         (false, false) => try_normalize(d),
