@@ -69,7 +69,7 @@ pub(crate) fn segment_box(s: &Segment, b: &OrientedBox, magnitude: Real) -> Sepa
     let excess = closest.on_box - closest.on_segment;
     let distance = excess.norm();
     if distance > TOUCHING * magnitude {
-        let mut normal = excess / distance;
+        let mut normal = excess * (1.0 / distance);
         if distance <= super::separation::CAREFUL * magnitude && closest.interior {
             // Where the segment crosses a face plane, rounding in its parameter leaves a
             // component along the crossing axis in the excess, of the magnitude's rounding
@@ -91,30 +91,37 @@ pub(crate) fn segment_box(s: &Segment, b: &OrientedBox, magnitude: Real) -> Sepa
     }
     // Touching or overlapping: the least overlap over the six candidate axes.
     let middle = p0 + d * 0.5;
-    let mut best = (Real::INFINITY, Vector3::x());
-    let mut offer = |axis: Vector3| {
-        let overlap = h.dot(&axis.abs()) + 0.5 * d.dot(&axis).abs() - middle.dot(&axis).abs();
+    // Face axes eᵢ: overlap hᵢ + |dᵢ|/2 − |mᵢ|.
+    let mut best = (Real::INFINITY, Vector3::zeros(), 1.0);
+    for i in 0..3 {
+        let overlap = h[i] + 0.5 * d[i].abs() - middle[i].abs();
         if overlap < best.0 {
             // From the segment towards the box (the box's centre is the local origin).
-            let towards_box = if middle.dot(&axis) > 0.0 { -axis } else { axis };
-            best = (overlap, towards_box);
+            let mut towards_box = Vector3::zeros();
+            towards_box[i] = if middle[i] > 0.0 { -1.0 } else { 1.0 };
+            best = (overlap, towards_box, 1.0);
         }
-    };
-    let direction = crate::math::try_normalize(&d);
-    for i in 0..3 {
-        let mut e = Vector3::zeros();
-        e[i] = 1.0;
-        offer(e);
-        // Edge × segment axes, unless nearly parallel (their facets are the faces' then).
-        if let Some(u) = direction {
-            let cross = e.cross(&u);
-            if cross.norm() > 1e-12 {
-                if let Some(axis) = crate::math::try_normalize(&cross) {
-                    offer(axis);
+    }
+    // Edge × segment axes eᵢ × u, unless nearly parallel (their facets are the faces' then):
+    // perpendicular to the segment, so the overlap is (h · |a| − |m · a|) / |a|; normalised
+    // only for the winner.
+    if let Some(u) = crate::math::try_normalize(&d) {
+        for i in 0..3 {
+            let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+            let mut axis = Vector3::zeros();
+            axis[j] = -u[k];
+            axis[k] = u[j];
+            let length = (u[j] * u[j] + u[k] * u[k]).sqrt();
+            if length > 1e-12 {
+                let along = middle.dot(&axis);
+                let overlap = (h.dot(&axis.abs()) - along.abs()) / length;
+                if overlap < best.0 {
+                    best = (overlap, if along > 0.0 { -axis } else { axis }, length);
                 }
             }
         }
     }
+    let best = (best.0, best.1 / best.2);
     if best.0 < 0.0 {
         // Apart by less than the touching bound after all (contact rounding will call it
         // contact): the exact closest points, with the axis as the normal.
@@ -156,13 +163,20 @@ pub(crate) struct ClosestToBox {
 /// docs). `f` is convex, so the pieces are taken in order and the first whose quadratic has
 /// its minimiser before the piece's end holds the minimum: at that minimiser, clamped to the
 /// piece (an earlier piece would have held it if `f` rose before).
+#[inline(always)]
 pub(crate) fn closest_to_box(p0: &Vector3, d: &Vector3, h: &Vector3) -> ClosestToBox {
     let mut cuts = [0.0; 7];
     let mut count = 0;
     for i in 0..3 {
         if d[i] != 0.0 {
+            // One division per axis; a subnormal dᵢ has no finite inverse and is divided by.
+            let inverse = 1.0 / d[i];
             for face in [-h[i], h[i]] {
-                let t = (face - p0[i]) / d[i];
+                let t = if inverse.is_finite() {
+                    (face - p0[i]) * inverse
+                } else {
+                    (face - p0[i]) / d[i]
+                };
                 if t > 0.0 && t < 1.0 {
                     cuts[count] = t;
                     count += 1;
