@@ -204,7 +204,7 @@ pub(crate) fn near_normal(
         along.abs() <= limit && (interior(t) || along * backward_v > 0.0)
     };
     let (du, dv) = (drop_u(d), drop_v(d));
-    let normal = match (du, dv) {
+    let normal: Option<Vector3> = match (du, dv) {
         // Both: d's part orthogonal to u and to v's part orthogonal to u (u × v would be ill
         // conditioned for nearly parallel axes, and turned 90° from d; found by fuzzing).
         (true, true) => {
@@ -223,7 +223,17 @@ pub(crate) fn near_normal(
         (false, true) => try_normalize(&perpendicular_part(d, &vv)),
         (false, false) => try_normalize(d),
     };
-    normal.unwrap_or_else(|| touching_normal(u, v))
+    // What is left once the noise is removed may itself be noise (d within the bound along
+    // both nearly parallel axes, its part across them rounding only: its direction leaned
+    // along the axes, found by fuzzing); then the two touch, and the normal is across both.
+    match normal {
+        Some(n) if du || dv => {
+            let kept = n.dot(d);
+            if kept > rounding { n } else { touching_normal(u, v) }
+        }
+        Some(n) => n,
+        None => touching_normal(u, v),
+    }
 }
 
 /// Multiple of the contact rounding bound up to which a component of `d` counts as rounding
@@ -235,15 +245,25 @@ const DROP_NOISE: Real = 16.0;
 /// The axes are normalised before their cross product: the product of a short axis and a
 /// long one, once rescaled, can fall among the subnormal numbers and lose most of its digits
 /// (found by fuzzing: a normal 6e-5 rad off perpendicular to a capsule's axis).
+///
+/// For axes within `1e-6` rad of (anti)parallel the cross product is mostly rounding noise
+/// (its direction can lean along the axes: 6e-6 rad put a witness inside its capsule, found
+/// by fuzzing): a unit vector exactly perpendicular to `u` is used, within `1e-6` of
+/// perpendicular to `v`.
 pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
     let unit = |w: &Vector3| try_normalize(w).unwrap_or_else(Vector3::zeros);
-    try_normalize(&unit(u).cross(&unit(v))).unwrap_or_else(|| {
-        if u.norm_squared() > 0.0 {
-            orthogonal_unit(u)
-        } else {
-            orthogonal_unit(v)
+    let (uu, vv) = (unit(u), unit(v));
+    let across = uu.cross(&vv);
+    if across.norm() > 1e-6 {
+        if let Some(n) = try_normalize(&across) {
+            return n;
         }
-    })
+    }
+    if uu != Vector3::zeros() {
+        orthogonal_unit(&uu)
+    } else {
+        orthogonal_unit(&vv)
+    }
 }
 
 /// Distance between segments `a` and `b`, with witness points and the normal from a to b.
