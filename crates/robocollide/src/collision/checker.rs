@@ -367,6 +367,45 @@ impl<'a> CellChecker<'a> {
         }
     }
 
+    /// Pair `k`'s distance where the gap of its cores' bounding spheres (a lower bound) is at
+    /// most `limit`, else that gap: [`pair_distances_within`](Self::pair_distances_within)
+    /// for one pair.
+    #[inline]
+    pub(crate) fn distance_within(&self, k: usize, limit: Real) -> Real {
+        let (a, b) = self.flat_pairs[k];
+        let c = self.pose.cores();
+        let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
+        let gap = (cb - ca).norm() - ra - rb;
+        if gap > limit { gap } else { self.distance(k) }
+    }
+
+    /// The culling groups (a link's bodies, see [`CellPose`]) of pair `k`'s bodies, the
+    /// lesser first.
+    pub(crate) fn pair_groups(&self, k: usize) -> (usize, usize) {
+        let (a, b) = self.flat_pairs[k];
+        let (x, y) = (self.pose.group_of(a), self.pose.group_of(b));
+        (x.min(y), x.max(y))
+    }
+
+    /// The culling group of body `b` of robot `r`.
+    pub(crate) fn body_group(&self, r: usize, b: usize) -> usize {
+        self.pose.group_of(self.pose.flat_body(r, b))
+    }
+
+    /// A lower bound on the distance between any body of group `g` and any of group `h` at
+    /// the last posed configuration: the gap of their bounding spheres (−∞ for a group
+    /// without one).
+    #[inline]
+    pub(crate) fn group_gap(&self, g: usize, h: usize) -> Real {
+        let ((cg, rg), (ch, rh)) = (self.pose.group_sphere(g), self.pose.group_sphere(h));
+        let gap = (ch - cg).norm() - rg - rh;
+        if gap.is_nan() {
+            Real::NEG_INFINITY
+        } else {
+            gap
+        }
+    }
+
     /// Distances of every pair at the last posed configuration, into `out`.
     pub fn pair_distances(&self, out: &mut Vec<Real>) {
         out.clear();

@@ -48,6 +48,32 @@ impl JointTerm {
     fn value(&self, q: &[Real]) -> Real {
         self.multiplier * q[self.variable] + self.offset
     }
+
+    /// Adds this joint's term to a point's bound walking from the tip down: `reach` is the
+    /// point's distance bound from the joint's frame origin so far, `total` the bound so far.
+    #[inline]
+    fn add_term(&self, qa: &[Real], qb: &[Real], reach: &mut Real, total: &mut Real) {
+        if self.kind.is_none() {
+            *reach += self.length;
+            return;
+        }
+        let (va, vb) = (self.value(qa), self.value(qb));
+        let step = (vb - va).abs();
+        match (self.kind, self.order) {
+            (Some(JointKind::Prismatic), _) => {
+                *total += step;
+                *reach += self.length + va.abs().max(vb.abs());
+            }
+            (_, MotionOrder::OriginThenMotion) => {
+                *total += step * *reach;
+                *reach += self.length;
+            }
+            (_, MotionOrder::MotionThenOrigin) => {
+                *reach += self.length;
+                *total += step * *reach;
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -55,6 +81,10 @@ struct RobotBound {
     joints: Vec<JointTerm>,
     /// For each body, its anchors as `(path of joints root → link, |p|)`.
     anchors: Vec<Vec<(Vec<usize>, Real)>>,
+    /// Start of each body's entries in a suffix table ([`RobotBound::suffixes`]; one more
+    /// entry: the table's length). Body `b` has one entry per position `0..=n` of the path
+    /// its anchors share (`n` their common prefix).
+    suffix_start: Vec<usize>,
 }
 
 impl RobotBound {
@@ -77,8 +107,9 @@ impl RobotBound {
                 }
             })
             .collect();
-        Self {
+        let mut bound = Self {
             joints,
+            suffix_start: Vec::new(),
             anchors: model
                 .bodies
                 .iter()
@@ -94,6 +125,36 @@ impl RobotBound {
                         .collect()
                 })
                 .collect(),
+        };
+        let mut start = 0;
+        for b in 0..bound.anchors.len() {
+            bound.suffix_start.push(start);
+            start += bound.common_prefix(&[b]) + 1;
+        }
+        bound.suffix_start.push(start);
+        bound
+    }
+
+    /// For every body `b` and path position `p` it shares, its bound counting only the joints
+    /// at positions `p..` (so `body(b, p, …)`), into `out` at `suffix_start[b] + p`: each
+    /// anchor's path walked once from the tip down, its running sums recorded on the way.
+    fn suffixes(&self, qa: &[Real], qb: &[Real], out: &mut Vec<Real>) {
+        out.clear();
+        out.resize(self.suffix_start[self.anchors.len()], 0.0);
+        for (body, anchors) in self.anchors.iter().enumerate() {
+            let (start, end) = (self.suffix_start[body], self.suffix_start[body + 1]);
+            let shared = end - start - 1;
+            for (path, local) in anchors {
+                let mut reach = *local;
+                let mut total = 0.0;
+                for (position, &j) in path.iter().enumerate().rev() {
+                    self.joints[j].add_term(qa, qb, &mut reach, &mut total);
+                    if position <= shared {
+                        let slot = &mut out[start + position];
+                        *slot = slot.max(total);
+                    }
+                }
+            }
         }
     }
 
@@ -130,30 +191,7 @@ impl RobotBound {
             let mut reach = *local;
             let mut total = 0.0;
             for &j in path.iter().skip(first).rev() {
-                let joint = &self.joints[j];
-                let (va, vb) = (joint.value(qa), joint.value(qb));
-                let step = (vb - va).abs();
-                let length = joint.length
-                    + if joint.kind == Some(JointKind::Prismatic) {
-                        va.abs().max(vb.abs())
-                    } else {
-                        0.0
-                    };
-                match (joint.kind, joint.order) {
-                    (None, _) => reach += length,
-                    (Some(JointKind::Prismatic), _) => {
-                        total += step;
-                        reach += length;
-                    }
-                    (Some(JointKind::Revolute), MotionOrder::OriginThenMotion) => {
-                        total += step * reach;
-                        reach += length;
-                    }
-                    (Some(JointKind::Revolute), MotionOrder::MotionThenOrigin) => {
-                        reach += length;
-                        total += step * reach;
-                    }
-                }
+                self.joints[j].add_term(qa, qb, &mut reach, &mut total);
             }
             worst = worst.max(total);
         }
@@ -178,9 +216,75 @@ impl MotionBound {
         self.robots[r].bodies(qa, qb, out);
     }
 
+    /// Robot `r`'s suffix table along `qa → qb` into `out`: see [`Self::suffix_index`].
+    pub(crate) fn suffixes(&self, r: usize, qa: &[Real], qb: &[Real], out: &mut Vec<Real>) {
+        self.robots[r].suffixes(qa, qb, out);
+    }
+
+    /// Where a suffix table holds body `b`'s bound counting only the joints at its path
+    /// positions `first..` (`first` at most the number of joints its anchors share; 0 gives
+    /// its whole bound, as [`Self::bodies`]).
+    pub(crate) fn suffix_index(&self, r: usize, b: usize, first: usize) -> usize {
+        let start = &self.robots[r].suffix_start;
+        debug_assert!(start[b] + first < start[b + 1]);
+        start[b] + first
+    }
+
+    /// The joints bodies `a` and `b` of robot `r` share (the position from which
+    /// [`Self::self_pair`] counts).
+    pub(crate) fn shared_joints(&self, r: usize, a: usize, b: usize) -> usize {
+        self.robots[r].common_prefix(&[a, b])
+    }
+
     /// Bound on how much the distance between bodies `a` and `b` of robot `r` can change along
     /// `qa → qb`: their displacement relative to the lowest frame either is anchored to.
     pub fn self_pair(&self, r: usize, a: usize, b: usize, qa: &[Real], qb: &[Real]) -> Real {
         self.robots[r].self_pair(a, b, qa, qb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The suffix table holds `body(b, p)` for every body and shared position, on the demo
+    /// cell's DH arms (capsules anchored on two links) along random motions.
+    #[test]
+    fn suffix_tables_equal_the_bounds_they_replace() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/cells/ur5_irb120.toml");
+        let cell = Cell::load(&path).unwrap();
+        let bound = MotionBound::new(&cell);
+        let mut state: u64 = 7;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 11) as Real / (1u64 << 53) as Real) * 6.0 - 3.0
+        };
+        for (r, robot) in cell.robots.iter().enumerate() {
+            let rb = &bound.robots[r];
+            let mut table = Vec::new();
+            for _ in 0..50 {
+                let qa: Vec<Real> = (0..robot.model.dof()).map(|_| next()).collect();
+                let qb: Vec<Real> = (0..robot.model.dof()).map(|_| next()).collect();
+                bound.suffixes(r, &qa, &qb, &mut table);
+                for b in 0..robot.model.bodies.len() {
+                    let shared = rb.suffix_start[b + 1] - rb.suffix_start[b] - 1;
+                    for first in 0..=shared {
+                        let want = rb.body(b, first, &qa, &qb);
+                        let got = table[bound.suffix_index(r, b, first)];
+                        assert!((got - want).abs() <= 1e-12 * want.max(1.0), "{got} {want}");
+                    }
+                    for a in 0..robot.model.bodies.len() {
+                        let first = bound.shared_joints(r, a, b);
+                        let pair = table[bound.suffix_index(r, a, first)]
+                            + table[bound.suffix_index(r, b, first)];
+                        let want = bound.self_pair(r, a, b, &qa, &qb);
+                        assert!((pair - want).abs() <= 1e-12 * want.max(1.0));
+                    }
+                }
+            }
+        }
     }
 }

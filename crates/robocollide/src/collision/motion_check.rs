@@ -11,13 +11,22 @@
 //! certified on a stretch are dropped from its halves; only the rest are measured at the
 //! midpoint, so a motion costs two full evaluations plus a few pairs per bisection step.
 //!
-//! Far pairs are measured by the gap of their cores' bounding spheres when that gap already
-//! exceeds their motion bound (a lower bound certifies as well as the distance). Self pairs
-//! use the bound of their relative motion ([`MotionBound::self_pair`]).
+//! Pairs are certified a whole block at a time first: the pairs of two culling groups (a
+//! link's bodies, an obstacle; see [`CellPose`](super::CellPose)) are all free along the
+//! motion when the gap of the groups' bounding spheres, a lower bound on every pair's
+//! distance, passes the same two-ended test at the motion's ends against the largest motion
+//! bound of the block's pairs. Only the pairs of the other blocks are measured (three poses:
+//! `qa` and `qb` for the groups, `qa` again for the open pairs). Far pairs are measured by the
+//! gap of their cores' bounding spheres when that gap already exceeds their motion bound (a
+//! lower bound certifies as well as the distance). Self pairs use the bound of their relative
+//! motion ([`MotionBound::self_pair`]), read from one table per robot and motion (each body's
+//! bound from every joint on its path, [`MotionBound`]'s suffix sums).
 //!
 //! The answer is `false` for a motion in contact at an evaluated point, and for one that
 //! cannot be certified before the stretches shrink below `min_step` or the evaluation budget
 //! runs out (a planner then treats it as blocked: never a false "free").
+
+use std::ops::Range;
 
 use super::checker::CellChecker;
 use super::motion_bound::MotionBound;
@@ -26,16 +35,49 @@ use crate::math::Real;
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).
 pub const MAX_MOTION_EVALUATIONS: usize = 4096;
 
+/// The pairs of one pair of culling groups (a link's bodies against another link's, or
+/// against an obstacle): certified together when their groups' bounding spheres are far
+/// enough apart at both ends.
+#[derive(Debug, Clone)]
+struct Block {
+    groups: (usize, usize),
+    /// Into `MotionCheck::block_pairs`.
+    pairs: Range<usize>,
+    /// For a self-collision block: its robot, and for each group the suffix-table entries
+    /// of its bodies in the block's pairs counting only the joints beyond those all its
+    /// pairs share (only those move the groups relative to each other).
+    relative: Option<(usize, [Vec<usize>; 2])>,
+}
+
+/// What a pair's motion bound is made of: each body's entry in its robot's suffix table
+/// (`(robot, index)`), counting only the joints beyond those the two share for a self pair.
+#[derive(Debug, Clone, Copy)]
+struct PairBound {
+    a: (usize, usize),
+    b: (usize, usize),
+}
+
 /// Reusable state of the motion check for one cell (no allocation per check once warm).
 #[derive(Debug, Clone)]
 pub struct MotionCheck {
     bound: MotionBound,
-    body_bounds: Vec<Vec<Real>>,
-    /// Per pair, its bound over the whole motion.
+    /// Per robot, its suffix table for the current motion ([`MotionBound::suffix_index`]).
+    suffixes: Vec<Vec<Real>>,
+    pair_terms: Vec<PairBound>,
+    blocks: Vec<Block>,
+    block_pairs: Vec<usize>,
+    /// Per group, its bodies as `(robot, body)`.
+    members: Vec<Vec<(usize, usize)>>,
+    /// Per group, the largest motion bound of its bodies (current motion).
+    group_bounds: Vec<Real>,
+    /// Per block, its groups' gap at the motion's start.
+    gaps_a: Vec<Real>,
+    /// Blocks not certified by their groups' gaps.
+    open_blocks: Vec<usize>,
+    /// Per pair, its bound over the whole motion (set for the pairs of open blocks).
     pair_bounds: Vec<Real>,
     at_a: Vec<Real>,
     at_b: Vec<Real>,
-    exact: Vec<bool>,
     q: Vec<Real>,
     /// Stretches still to certify: `(s₀, s₁, first, end)` into `active`.
     stack: Vec<(Real, Real, usize, usize)>,
@@ -49,13 +91,90 @@ pub struct MotionCheck {
 impl MotionCheck {
     /// A motion check for the cell of `checker`.
     pub fn new(checker: &CellChecker<'_>) -> Self {
+        let cell = checker.cell();
+        let bound = MotionBound::new(cell);
+        let pairs = checker.pairs();
+        let pair_terms = pairs
+            .iter()
+            .map(|p| {
+                let first = if p.robot_a == p.robot_b {
+                    bound.shared_joints(p.robot_a, p.body_a, p.body_b)
+                } else {
+                    0
+                };
+                PairBound {
+                    a: (p.robot_a, bound.suffix_index(p.robot_a, p.body_a, first)),
+                    b: (p.robot_b, bound.suffix_index(p.robot_b, p.body_b, first)),
+                }
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..pairs.len()).collect();
+        order.sort_by_key(|&k| checker.pair_groups(k));
+        let mut blocks: Vec<Block> = Vec::new();
+        for (position, &k) in order.iter().enumerate() {
+            let groups = checker.pair_groups(k);
+            match blocks.last_mut() {
+                Some(last) if last.groups == groups => last.pairs.end = position + 1,
+                _ => blocks.push(Block {
+                    groups,
+                    pairs: position..position + 1,
+                    relative: None,
+                }),
+            }
+        }
+        for block in &mut blocks {
+            let block_pairs = || order[block.pairs.clone()].iter().map(|&k| &pairs[k]);
+            let Some(r) = block_pairs()
+                .next()
+                .filter(|p| p.robot_a == p.robot_b)
+                .map(|p| p.robot_a)
+            else {
+                continue;
+            };
+            let first = block_pairs()
+                .map(|p| bound.shared_joints(r, p.body_a, p.body_b))
+                .min()
+                .unwrap_or(0);
+            let mut sides = [Vec::new(), Vec::new()];
+            for p in block_pairs() {
+                let a_first = checker.body_group(r, p.body_a) == block.groups.0;
+                let (x, y) = if a_first {
+                    (p.body_a, p.body_b)
+                } else {
+                    (p.body_b, p.body_a)
+                };
+                sides[0].push(bound.suffix_index(r, x, first));
+                sides[1].push(bound.suffix_index(r, y, first));
+            }
+            for side in &mut sides {
+                side.sort_unstable();
+                side.dedup();
+            }
+            block.relative = Some((r, sides));
+        }
+        let mut members = Vec::new();
+        for (r, robot) in cell.robots.iter().enumerate() {
+            for b in 0..robot.model.bodies.len() {
+                let g = checker.body_group(r, b);
+                if members.len() <= g {
+                    members.resize(g + 1, Vec::new());
+                }
+                members[g].push((r, b));
+            }
+        }
         Self {
-            bound: MotionBound::new(checker.cell()),
-            body_bounds: vec![Vec::new(); checker.cell().robots.len()],
-            pair_bounds: Vec::new(),
-            at_a: Vec::new(),
-            at_b: Vec::new(),
-            exact: Vec::new(),
+            suffixes: vec![Vec::new(); cell.robots.len()],
+            bound,
+            pair_terms,
+            blocks,
+            block_pairs: order,
+            group_bounds: vec![0.0; members.len()],
+            members,
+            gaps_a: Vec::new(),
+            open_blocks: Vec::new(),
+            pair_bounds: vec![0.0; pairs.len()],
+            at_a: vec![0.0; pairs.len()],
+            at_b: vec![0.0; pairs.len()],
             q: Vec::new(),
             stack: Vec::new(),
             active: Vec::new(),
@@ -77,28 +196,58 @@ impl MotionCheck {
         if qa.len() != qb.len() || checker.validate(qa).is_err() || checker.validate(qb).is_err() {
             return false;
         }
-        self.set_pair_bounds(checker, qa, qb);
-        if !measure_ends(
-            checker,
-            qa,
-            &self.pair_bounds,
-            &mut self.at_a,
-            &mut self.exact,
-        ) || !measure_ends(
-            checker,
-            qb,
-            &self.pair_bounds,
-            &mut self.at_b,
-            &mut self.exact,
-        ) {
-            return false;
+        self.set_motion_bounds(checker, qa, qb);
+        // Whole blocks first: their groups' gaps at both ends against the block's bound.
+        checker.pose(qa);
+        self.gaps_a.clear();
+        self.gaps_a.extend(
+            self.blocks
+                .iter()
+                .map(|b| checker.group_gap(b.groups.0, b.groups.1)),
+        );
+        checker.pose(qb);
+        self.open_blocks.clear();
+        for (i, block) in self.blocks.iter().enumerate() {
+            let gap_b = checker.group_gap(block.groups.0, block.groups.1);
+            if !certified(self.gaps_a[i], gap_b, self.block_bound(block)) {
+                self.open_blocks.push(i);
+            }
+        }
+        if self.open_blocks.is_empty() {
+            return true;
+        }
+        // The open blocks' pairs at both ends (b is posed): exactly where a pair's cheap lower
+        // bound is within its motion bound.
+        for &i in &self.open_blocks {
+            for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
+                let PairBound { a, b } = self.pair_terms[k];
+                let limit = self.suffixes[a.0][a.1] + self.suffixes[b.0][b.1];
+                self.pair_bounds[k] = limit;
+                let d = checker.distance_within(k, limit);
+                if d <= 0.0 {
+                    return false;
+                }
+                self.at_b[k] = d;
+            }
+        }
+        checker.pose(qa);
+        for &i in &self.open_blocks {
+            for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
+                let d = checker.distance_within(k, self.pair_bounds[k]);
+                if d <= 0.0 {
+                    return false;
+                }
+                self.at_a[k] = d;
+            }
         }
         self.active.clear();
         self.stack.clear();
-        for (k, &limit) in self.pair_bounds.iter().enumerate() {
-            let (d0, d1) = (self.at_a[k], self.at_b[k]);
-            if !certified(d0, d1, limit) {
-                self.active.push((k, d0, d1));
+        for &i in &self.open_blocks {
+            for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
+                let (d0, d1) = (self.at_a[k], self.at_b[k]);
+                if !certified(d0, d1, self.pair_bounds[k]) {
+                    self.active.push((k, d0, d1));
+                }
             }
         }
         if self.active.is_empty() {
@@ -151,23 +300,32 @@ impl MotionCheck {
         true
     }
 
-    /// Each pair's motion bound over the whole motion: the sum of its bodies' (for a self
-    /// pair, at most the bound of their relative motion).
-    fn set_pair_bounds(&mut self, checker: &CellChecker<'_>, qa: &[Real], qb: &[Real]) {
-        for r in 0..self.body_bounds.len() {
+    /// Every robot's suffix table and every group's largest body bound for `qa → qb`.
+    fn set_motion_bounds(&mut self, checker: &CellChecker<'_>, qa: &[Real], qb: &[Real]) {
+        for (r, table) in self.suffixes.iter_mut().enumerate() {
             let (fr, tr) = (checker.robot_q(qa, r), checker.robot_q(qb, r));
-            self.bound.bodies(r, fr, tr, &mut self.body_bounds[r]);
+            self.bound.suffixes(r, fr, tr, table);
         }
-        self.pair_bounds.clear();
-        for p in checker.pairs() {
-            let mut limit =
-                self.body_bounds[p.robot_a][p.body_a] + self.body_bounds[p.robot_b][p.body_b];
-            if p.robot_a == p.robot_b {
-                let r = p.robot_a;
-                let (fr, tr) = (checker.robot_q(qa, r), checker.robot_q(qb, r));
-                limit = limit.min(self.bound.self_pair(r, p.body_a, p.body_b, fr, tr));
+        for (bound, members) in self.group_bounds.iter_mut().zip(&self.members) {
+            *bound = members
+                .iter()
+                .map(|&(r, b)| self.suffixes[r][self.bound.suffix_index(r, b, 0)])
+                .fold(0.0, Real::max);
+        }
+    }
+
+    /// A bound on the motion bound of every pair of `block`: its groups' largest body bounds
+    /// summed, or for a self-collision block, their largest bounds relative to the joints its
+    /// pairs share.
+    fn block_bound(&self, block: &Block) -> Real {
+        let (g, h) = block.groups;
+        match &block.relative {
+            None => self.group_bounds[g] + self.group_bounds[h],
+            Some((r, [x, y])) => {
+                let table = &self.suffixes[*r];
+                let largest = |side: &[usize]| side.iter().map(|&i| table[i]).fold(0.0, Real::max);
+                largest(x) + largest(y)
             }
-            self.pair_bounds.push(limit);
         }
     }
 }
@@ -177,26 +335,4 @@ impl MotionCheck {
 #[inline]
 fn certified(d0: Real, d1: Real, bound: Real) -> bool {
     d0 + d1 > bound
-}
-
-/// Poses at `q` and measures every pair (exactly where its cheap lower bound is within its
-/// motion bound); `false` when a pair is in contact.
-fn measure_ends(
-    checker: &mut CellChecker<'_>,
-    q: &[Real],
-    limits: &[Real],
-    out: &mut Vec<Real>,
-    exact: &mut Vec<bool>,
-) -> bool {
-    checker.pose(q);
-    checker.pair_distances_within(limits, out, exact);
-    for (k, d) in out.iter_mut().enumerate() {
-        if *d <= 0.0 && !exact[k] {
-            *d = checker.distance(k);
-        }
-        if *d <= 0.0 {
-            return false;
-        }
-    }
-    true
 }

@@ -229,7 +229,11 @@ pub(crate) fn near_normal(
     match normal {
         Some(n) if du || dv => {
             let kept = n.dot(d);
-            if kept > rounding { n } else { touching_normal(u, v) }
+            if kept > rounding {
+                n
+            } else {
+                touching_normal(u, v)
+            }
         }
         Some(n) => n,
         None => touching_normal(u, v),
