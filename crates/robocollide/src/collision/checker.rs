@@ -295,7 +295,35 @@ impl<'a> CellChecker<'a> {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (&self.pose.cores()[a], &self.pose.cores()[b]);
         if x.general || y.general {
-            // No witnesses needed (the planners' commonest general pairs are sphere–box).
+            // No witnesses needed. The planners' commonest general pairs, a sphere against a
+            // box or a cylinder, go straight to their kernel (no shapes copied).
+            let ball = |c: &super::core::Core| {
+                (c.dd == 0.0 && !c.general)
+                    .then(|| crate::geom::Sphere::from_finite(c.start, c.radius))
+            };
+            match (self.pose.solid(a), self.pose.solid(b)) {
+                (None, Some(Shape::Box(solid))) => {
+                    if let Some(s) = ball(x) {
+                        return crate::query::sphere_box_distance(&s, solid);
+                    }
+                }
+                (Some(Shape::Box(solid)), None) => {
+                    if let Some(s) = ball(y) {
+                        return crate::query::sphere_box_distance(&s, solid);
+                    }
+                }
+                (None, Some(Shape::Cylinder(solid))) => {
+                    if let Some(s) = ball(x) {
+                        return crate::query::sphere_cylinder_distance(&s, solid);
+                    }
+                }
+                (Some(Shape::Cylinder(solid)), None) => {
+                    if let Some(s) = ball(y) {
+                        return crate::query::sphere_cylinder_distance(&s, solid);
+                    }
+                }
+                _ => {}
+            }
             return crate::query::shape_shape_distance(&self.pose.shape(a), &self.pose.shape(b));
         }
         let d = x.core_distance_squared(y).sqrt() - (x.radius + y.radius);

@@ -16,7 +16,7 @@
 //! motion when the gap of the groups' bounding spheres, a lower bound on every pair's
 //! distance, passes the same two-ended test at the motion's ends against the largest motion
 //! bound of the block's pairs. Only the pairs of the other blocks are measured (three poses:
-//! `qa` and `qb` for the groups, `qa` again for the open pairs). Far pairs are measured by the
+//! `qb` for a contact search and the groups, `qa`, `qb` again for the open pairs). Far pairs are measured by the
 //! gap of their cores' bounding spheres when that gap already exceeds their motion bound (a
 //! lower bound certifies as well as the distance). Self pairs use the bound of their relative
 //! motion ([`MotionBound::self_pair`]), read from one table per robot and motion (each body's
@@ -70,8 +70,8 @@ pub struct MotionCheck {
     members: Vec<Vec<(usize, usize)>>,
     /// Per group, the largest motion bound of its bodies (current motion).
     group_bounds: Vec<Real>,
-    /// Per block, its groups' gap at the motion's start.
-    gaps_a: Vec<Real>,
+    /// Per block, its groups' gap at the motion's end.
+    gaps_b: Vec<Real>,
     /// Blocks not certified by their groups' gaps.
     open_blocks: Vec<usize>,
     /// Per pair, its bound over the whole motion (set for the pairs of open blocks).
@@ -170,7 +170,7 @@ impl MotionCheck {
             block_pairs: order,
             group_bounds: vec![0.0; members.len()],
             members,
-            gaps_a: Vec::new(),
+            gaps_b: Vec::new(),
             open_blocks: Vec::new(),
             pair_bounds: vec![0.0; pairs.len()],
             at_a: vec![0.0; pairs.len()],
@@ -196,27 +196,32 @@ impl MotionCheck {
         if qa.len() != qb.len() || checker.validate(qa).is_err() || checker.validate(qb).is_err() {
             return false;
         }
+        // The end first: a planner's extensions mostly end in contact (four in five on
+        // MotionBenchMaker), which the culled contact search finds fastest.
+        checker.pose(qb);
+        if checker.in_contact() {
+            return false;
+        }
         self.set_motion_bounds(checker, qa, qb);
-        // Whole blocks first: their groups' gaps at both ends against the block's bound.
-        checker.pose(qa);
-        self.gaps_a.clear();
-        self.gaps_a.extend(
+        // Whole blocks next: their groups' gaps at both ends against the block's bound.
+        self.gaps_b.clear();
+        self.gaps_b.extend(
             self.blocks
                 .iter()
                 .map(|b| checker.group_gap(b.groups.0, b.groups.1)),
         );
-        checker.pose(qb);
+        checker.pose(qa);
         self.open_blocks.clear();
         for (i, block) in self.blocks.iter().enumerate() {
-            let gap_b = checker.group_gap(block.groups.0, block.groups.1);
-            if !certified(self.gaps_a[i], gap_b, self.block_bound(block)) {
+            let gap_a = checker.group_gap(block.groups.0, block.groups.1);
+            if !certified(gap_a, self.gaps_b[i], self.block_bound(block)) {
                 self.open_blocks.push(i);
             }
         }
         if self.open_blocks.is_empty() {
             return true;
         }
-        // The open blocks' pairs at both ends (b is posed): exactly where a pair's cheap lower
+        // The open blocks' pairs at both ends (a is posed): exactly where a pair's cheap lower
         // bound is within its motion bound.
         for &i in &self.open_blocks {
             for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
@@ -227,17 +232,17 @@ impl MotionCheck {
                 if d <= 0.0 {
                     return false;
                 }
-                self.at_b[k] = d;
+                self.at_a[k] = d;
             }
         }
-        checker.pose(qa);
+        checker.pose(qb);
         for &i in &self.open_blocks {
             for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
                 let d = checker.distance_within(k, self.pair_bounds[k]);
                 if d <= 0.0 {
                     return false;
                 }
-                self.at_a[k] = d;
+                self.at_b[k] = d;
             }
         }
         self.active.clear();

@@ -222,6 +222,13 @@ impl CellPose {
         }
     }
 
+    /// The posed box, half-space or cylinder of flat body `b` (`None` for spheres and
+    /// capsules, which their core describes), without copying it.
+    #[inline]
+    pub(super) fn solid(&self, b: usize) -> Option<&Shape> {
+        self.solids[b].as_ref()
+    }
+
     /// World shape of flat body `b` at the last posed configuration.
     pub(super) fn shape(&self, b: usize) -> Shape {
         self.solids[b].unwrap_or_else(|| self.cores[b].shape())

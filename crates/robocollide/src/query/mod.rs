@@ -59,4 +59,5 @@ pub use sphere_box::sphere_box;
 pub(crate) use sphere_box::sphere_box_distance;
 pub use sphere_capsule::sphere_capsule;
 pub use sphere_cylinder::sphere_cylinder;
+pub(crate) use sphere_cylinder::sphere_cylinder_distance;
 pub use sphere_sphere::sphere_sphere;

@@ -55,8 +55,8 @@ pub fn shape_shape(a: &Shape, b: &Shape) -> Separation {
 }
 
 /// `shape_shape(a, b).distance`, skipping the witness points and normal where a kernel has a
-/// distance-only form (sphere–box, capsule–box: the commonest general pairs of robot checks
-/// and planners). The same value.
+/// distance-only form (sphere–box, capsule–box, sphere–cylinder: the commonest general pairs
+/// of robot checks and planners). The same value.
 pub(crate) fn shape_shape_distance(a: &Shape, b: &Shape) -> crate::math::Real {
     use super::capsule_box::capsule_box_distance;
     use super::sphere_box_distance;
@@ -64,6 +64,9 @@ pub(crate) fn shape_shape_distance(a: &Shape, b: &Shape) -> crate::math::Real {
         (Kind::Ball(s), Kind::Box(b)) | (Kind::Box(b), Kind::Ball(s)) => sphere_box_distance(&s, b),
         (Kind::Swept(c), Kind::Box(b)) | (Kind::Box(b), Kind::Swept(c)) => {
             capsule_box_distance(&c, b)
+        }
+        (Kind::Ball(s), Kind::Cylinder(c)) | (Kind::Cylinder(c), Kind::Ball(s)) => {
+            super::sphere_cylinder::sphere_cylinder_distance(&s, c)
         }
         _ => shape_shape(a, b).distance,
     }
@@ -102,10 +105,15 @@ mod tests {
                 Segment::new(p, q).unwrap().into(),
                 Shape::Point(p),
             ];
-            let b: Shape = b.into();
-            for s in &shapes {
-                assert_eq!(shape_shape_distance(s, &b), shape_shape(s, &b).distance);
-                assert_eq!(shape_shape_distance(&b, s), shape_shape(&b, s).distance);
+            // A cylinder in the same place (the centre inside it for some pairs).
+            let (c0, c1) = (point(k), point(k));
+            let thickness = 0.4 * k * (i as f64 * 0.23).sin().abs();
+            let cylinder = crate::geom::Cylinder::new(c0, c1, thickness).unwrap();
+            for b in [b.into(), cylinder.into()] {
+                for s in &shapes {
+                    assert_eq!(shape_shape_distance(s, &b), shape_shape(s, &b).distance);
+                    assert_eq!(shape_shape_distance(&b, s), shape_shape(&b, s).distance);
+                }
             }
         }
     }

@@ -22,6 +22,25 @@ pub fn sphere_cylinder(a: &Sphere, b: &Cylinder) -> Separation {
         .with_contact_rounding(magnitude)
 }
 
+/// `sphere_cylinder(a, b).distance` without the witness points and normal when the centre
+/// lies outside the cylinder (the same arithmetic, so the same value): for distance-only
+/// searches.
+pub(crate) fn sphere_cylinder_distance(a: &Sphere, b: &Cylinder) -> crate::math::Real {
+    let magnitude = (a.center().coords.amax() + a.radius()).max(b.axis().magnitude() + b.radius());
+    if !super::safe_scale::outside_safe_range(magnitude) {
+        let (closest, inside) = b.closest_point(&a.center());
+        let gap = (closest - a.center()).norm();
+        // A positive finite gap is exactly when `point_cylinder` normalises it.
+        if !inside && gap > 0.0 && gap.is_finite() {
+            let distance = gap - a.radius();
+            let rounded =
+                distance > 0.0 && distance <= super::separation::CONTACT_ROUNDING * magnitude;
+            return if rounded { 0.0 } else { distance };
+        }
+    }
+    sphere_cylinder(a, b).distance
+}
+
 /// Signed distance from a point (a) to a cylinder (b); negative inside.
 pub(crate) fn point_cylinder(p: &Point3, cyl: &Cylinder) -> Separation {
     let (closest, inside) = cyl.closest_point(p);
