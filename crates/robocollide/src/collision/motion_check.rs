@@ -235,9 +235,15 @@ impl MotionCheck {
                 self.at_a[k] = d;
             }
         }
+        // At b only the pairs `a` alone does not certify: b is free of contact, so each
+        // distance there is positive, and 0 is a lower bound.
         checker.pose(qb);
         for &i in &self.open_blocks {
             for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
+                if self.at_a[k] > self.pair_bounds[k] {
+                    self.at_b[k] = 0.0;
+                    continue;
+                }
                 let d = checker.distance_within(k, self.pair_bounds[k]);
                 if d <= 0.0 {
                     return false;
