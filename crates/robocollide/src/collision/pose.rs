@@ -42,6 +42,10 @@ pub struct CellPose {
     body_member: Vec<usize>,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
+    /// Per robot, the values it was last posed at (empty: not posed yet): a robot whose
+    /// values are bit for bit the same is not posed again (a planner moves one robot of a
+    /// cell; the others stand).
+    posed_at: Vec<Vec<Real>>,
 }
 
 impl CellPose {
@@ -113,6 +117,7 @@ impl CellPose {
             offsets,
             first_body,
             scratch: Vec::new(),
+            posed_at: vec![Vec::new(); cell.robots.len()],
             groups,
             group_spheres,
             body_group,
@@ -123,7 +128,7 @@ impl CellPose {
                 pose.pose_robot(cell, r, &[]);
             }
         }
-        pose.place_groups(true);
+        pose.place_groups(None);
         pose
     }
 
@@ -133,19 +138,28 @@ impl CellPose {
         for r in 0..cell.robots.len() {
             if !self.fixed[r] {
                 let qr = &q[self.offsets[r]..self.offsets[r + 1]];
+                let same = |last: &[Real]| {
+                    last.len() == qr.len()
+                        && last.iter().zip(qr).all(|(x, y)| x.to_bits() == y.to_bits())
+                };
+                if same(&self.posed_at[r]) {
+                    continue;
+                }
                 self.pose_robot(cell, r, qr);
+                self.posed_at[r].clear();
+                self.posed_at[r].extend_from_slice(qr);
+                self.place_groups(Some(r));
             }
         }
-        self.place_groups(false);
     }
 
-    /// World bounding spheres of the culling groups (of the fixed robots too, if `all`). In a
-    /// cell with obstacles, a group whose bodies span several links gets a sphere around its
-    /// posed cores' bounding spheres, recomputed at every pose (so that a whole robot of DH
-    /// capsules can still be culled against a far obstacle).
-    fn place_groups(&mut self, all: bool) {
+    /// World bounding spheres of the culling groups of robot `only` (of every robot if
+    /// `None`). In a cell with obstacles, a group whose bodies span several links gets a
+    /// sphere around its posed cores' bounding spheres, recomputed at every pose (so that a
+    /// whole robot of DH capsules can still be culled against a far obstacle).
+    fn place_groups(&mut self, only: Option<usize>) {
         for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
-            if !all && self.fixed[group.robot] {
+            if only.is_some_and(|r| r != group.robot) {
                 continue;
             }
             *sphere = match group.link {
@@ -412,4 +426,32 @@ fn culling_groups(cell: &Cell) -> (Vec<Group>, Vec<usize>) {
         );
     }
     (groups, body_group)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Skipping robots whose values did not change leaves every body where a fresh pose puts
+    /// it, whichever robots move in between.
+    #[test]
+    fn posing_again_skips_only_robots_that_stand() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/cells/ur5_irb120.toml");
+        let cell = Cell::load(&path).unwrap();
+        let dof: usize = cell.robots.iter().map(|r| r.model.dof()).sum();
+        let q = |k: Real| -> Vec<Real> { (0..dof).map(|i| (i as Real * 0.7 + k).sin()).collect() };
+        let mut reused = CellPose::new(&cell);
+        let (q1, mut q2) = (q(0.1), q(0.1));
+        q2[0] += 0.5; // the first robot moves, the second stands
+        for target in [&q1, &q2, &q(0.9), &q1, &q1, &q2] {
+            reused.pose(&cell, target);
+            let mut fresh = CellPose::new(&cell);
+            fresh.pose(&cell, target);
+            for b in 0..reused.cores.len() {
+                assert_eq!(reused.shape(b), fresh.shape(b));
+            }
+            assert_eq!(reused.group_spheres, fresh.group_spheres);
+        }
+    }
 }
