@@ -157,6 +157,7 @@ fn centred(x: Point3, y: Point3, lower: Real, upper: Real) -> Separation {
 /// points of their support features along it (vertex, edge or face; an upper bound), each
 /// pair in closed form: segment–segment, or a vertex or edge against the solid box whose
 /// face it faces ([`closest_to_box`]), or each face's four edges against the other box.
+#[inline(always)]
 fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
     let (support_a, feature_a) = a.support_with_feature(n, 0.0);
     let (support_b, feature_b) = b.support_with_feature(&-n, 0.0);

@@ -196,7 +196,7 @@ impl SupportMap for OrientedBox {
 impl OrientedBox {
     /// The support point at `n` (a vertex, [`OrientedBox::support`]) and the support feature
     /// ([`SupportMap::support_feature_within`]), from one turn of `n` into the box's frame.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn support_with_feature(
         &self,
         n: &Vector3,
