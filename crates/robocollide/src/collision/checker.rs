@@ -434,6 +434,21 @@ impl<'a> CellChecker<'a> {
         }
     }
 
+    /// A lower bound on the distance between body `b` of robot `r` and any body of group `g`
+    /// at the last posed configuration: the gap of the body core's bounding sphere and the
+    /// group's (−∞ for a group without one).
+    #[inline]
+    pub(crate) fn body_group_gap(&self, r: usize, b: usize, g: usize) -> Real {
+        let (c, radius) = self.pose.cores()[self.pose.flat_body(r, b)].bounding_sphere();
+        let (cg, rg) = self.pose.group_sphere(g);
+        let gap = (cg - c).norm() - radius - rg;
+        if gap.is_nan() {
+            Real::NEG_INFINITY
+        } else {
+            gap
+        }
+    }
+
     /// Distances of every pair at the last posed configuration, into `out`.
     pub fn pair_distances(&self, out: &mut Vec<Real>) {
         out.clear();

@@ -43,10 +43,31 @@ struct Block {
     groups: (usize, usize),
     /// Into `MotionCheck::block_pairs`.
     pairs: Range<usize>,
-    /// For a self-collision block: its robot, and for each group the suffix-table entries
-    /// of its bodies in the block's pairs counting only the joints beyond those all its
-    /// pairs share (only those move the groups relative to each other).
-    relative: Option<(usize, [Vec<usize>; 2])>,
+    /// For a self-collision block, what bounds its relative motion.
+    relative: Option<Relative>,
+}
+
+/// The relative motion of a self-collision block's groups: only the joints beyond those all
+/// its pairs share move them relative to each other.
+#[derive(Debug, Clone)]
+struct Relative {
+    robot: usize,
+    /// For each group, the suffix-table entries of its bodies in the block's pairs counting
+    /// only those joints.
+    sides: [Vec<usize>; 2],
+    /// The block's pairs by their body in the first group (`Run`), for a middle level: a
+    /// body far from the second group's sphere certifies all its pairs.
+    runs: Vec<Run>,
+}
+
+/// The pairs of one body `x` of a self-collision block's first group.
+#[derive(Debug, Clone)]
+struct Run {
+    /// Into `MotionCheck::block_pairs`.
+    pairs: Range<usize>,
+    body: usize,
+    /// `x`'s suffix-table entry counting the joints beyond those the block's pairs share.
+    entry: usize,
 }
 
 /// What a pair's motion bound is made of: each body's entry in its robot's suffix table
@@ -108,8 +129,21 @@ impl MotionCheck {
                 }
             })
             .collect();
+        // A self pair's body in the lesser group (its first body if both are in one).
+        let first_side = |k: usize| {
+            let p = &pairs[k];
+            let groups = checker.pair_groups(k);
+            let in_first = checker.body_group(p.robot_a, p.body_a) == groups.0;
+            if p.robot_a != p.robot_b {
+                (0, 0)
+            } else if in_first {
+                (p.body_a, p.body_b)
+            } else {
+                (p.body_b, p.body_a)
+            }
+        };
         let mut order: Vec<usize> = (0..pairs.len()).collect();
-        order.sort_by_key(|&k| checker.pair_groups(k));
+        order.sort_by_key(|&k| (checker.pair_groups(k), first_side(k).0));
         let mut blocks: Vec<Block> = Vec::new();
         for (position, &k) in order.iter().enumerate() {
             let groups = checker.pair_groups(k);
@@ -123,34 +157,40 @@ impl MotionCheck {
             }
         }
         for block in &mut blocks {
-            let block_pairs = || order[block.pairs.clone()].iter().map(|&k| &pairs[k]);
-            let Some(r) = block_pairs()
-                .next()
-                .filter(|p| p.robot_a == p.robot_b)
-                .map(|p| p.robot_a)
-            else {
+            let p = &pairs[order[block.pairs.start]];
+            if p.robot_a != p.robot_b {
                 continue;
-            };
-            let first = block_pairs()
-                .map(|p| bound.shared_joints(r, p.body_a, p.body_b))
+            }
+            let r = p.robot_a;
+            let first = order[block.pairs.clone()]
+                .iter()
+                .map(|&k| bound.shared_joints(r, pairs[k].body_a, pairs[k].body_b))
                 .min()
                 .unwrap_or(0);
             let mut sides = [Vec::new(), Vec::new()];
-            for p in block_pairs() {
-                let a_first = checker.body_group(r, p.body_a) == block.groups.0;
-                let (x, y) = if a_first {
-                    (p.body_a, p.body_b)
-                } else {
-                    (p.body_b, p.body_a)
-                };
+            let mut runs: Vec<Run> = Vec::new();
+            for position in block.pairs.clone() {
+                let (x, y) = first_side(order[position]);
                 sides[0].push(bound.suffix_index(r, x, first));
                 sides[1].push(bound.suffix_index(r, y, first));
+                match runs.last_mut() {
+                    Some(run) if run.body == x => run.pairs.end = position + 1,
+                    _ => runs.push(Run {
+                        pairs: position..position + 1,
+                        body: x,
+                        entry: bound.suffix_index(r, x, first),
+                    }),
+                }
             }
             for side in &mut sides {
                 side.sort_unstable();
                 side.dedup();
             }
-            block.relative = Some((r, sides));
+            block.relative = Some(Relative {
+                robot: r,
+                sides,
+                runs,
+            });
         }
         let mut members = Vec::new();
         for (r, robot) in cell.robots.iter().enumerate() {
@@ -223,16 +263,37 @@ impl MotionCheck {
         }
         // The open blocks' pairs at both ends (a is posed): exactly where a pair's cheap lower
         // bound is within its motion bound.
+        let mut start = StartMeasure {
+            pair_terms: &self.pair_terms,
+            suffixes: &self.suffixes,
+            pair_bounds: &mut self.pair_bounds,
+            at_a: &mut self.at_a,
+        };
         for &i in &self.open_blocks {
-            for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
-                let PairBound { a, b } = self.pair_terms[k];
-                let limit = self.suffixes[a.0][a.1] + self.suffixes[b.0][b.1];
-                self.pair_bounds[k] = limit;
-                let d = checker.distance_within(k, limit);
-                if d <= 0.0 {
+            let block = &self.blocks[i];
+            let Some(relative) = &block.relative else {
+                if !start.measure(checker, &self.block_pairs[block.pairs.clone()]) {
                     return false;
                 }
-                self.at_a[k] = d;
+                continue;
+            };
+            // A body whose sphere is far enough from the other group's at a, given its
+            // relative bound and the other side's largest, certifies all its pairs whatever b
+            // shows: none is measured (marked certified: infinitely far at a, bound 0).
+            let table = &self.suffixes[relative.robot];
+            let other = largest(table, &relative.sides[1]);
+            for run in &relative.runs {
+                let limit = table[run.entry] + other;
+                let gap = checker.body_group_gap(relative.robot, run.body, block.groups.1);
+                let positions = &self.block_pairs[run.pairs.clone()];
+                if gap > limit {
+                    for &k in positions {
+                        start.at_a[k] = Real::INFINITY;
+                        start.pair_bounds[k] = 0.0;
+                    }
+                } else if !start.measure(checker, positions) {
+                    return false;
+                }
             }
         }
         // At b only the pairs `a` alone does not certify: b is free of contact, so each
@@ -332,12 +393,43 @@ impl MotionCheck {
         let (g, h) = block.groups;
         match &block.relative {
             None => self.group_bounds[g] + self.group_bounds[h],
-            Some((r, [x, y])) => {
-                let table = &self.suffixes[*r];
-                let largest = |side: &[usize]| side.iter().map(|&i| table[i]).fold(0.0, Real::max);
-                largest(x) + largest(y)
+            Some(relative) => {
+                let table = &self.suffixes[relative.robot];
+                let [x, y] = &relative.sides;
+                largest(table, x) + largest(table, y)
             }
         }
+    }
+}
+
+/// The largest of the given entries of a suffix table.
+fn largest(table: &[Real], entries: &[usize]) -> Real {
+    entries.iter().map(|&i| table[i]).fold(0.0, Real::max)
+}
+
+/// What measuring pairs at the motion's start writes, borrowed apart from the blocks.
+struct StartMeasure<'m> {
+    pair_terms: &'m [PairBound],
+    suffixes: &'m [Vec<Real>],
+    pair_bounds: &'m mut [Real],
+    at_a: &'m mut [Real],
+}
+
+impl StartMeasure<'_> {
+    /// Measures `pairs` at the motion's start (posed): each pair's motion bound, and its
+    /// distance where its cheap lower bound is within it; `false` on contact.
+    fn measure(&mut self, checker: &CellChecker<'_>, pairs: &[usize]) -> bool {
+        for &k in pairs {
+            let PairBound { a, b } = self.pair_terms[k];
+            let limit = self.suffixes[a.0][a.1] + self.suffixes[b.0][b.1];
+            self.pair_bounds[k] = limit;
+            let d = checker.distance_within(k, limit);
+            if d <= 0.0 {
+                return false;
+            }
+            self.at_a[k] = d;
+        }
+        true
     }
 }
 
