@@ -253,8 +253,14 @@ impl MotionCheck {
         checker.pose(qa);
         self.open_blocks.clear();
         for (i, block) in self.blocks.iter().enumerate() {
+            // A gap beyond the bound at one end certifies the whole motion alone (no pair can
+            // close it anywhere on the way): no gap measured at a.
+            let (gap_b, bound) = (self.gaps_b[i], self.block_bound(block));
+            if gap_b > bound {
+                continue;
+            }
             let gap_a = checker.group_gap(block.groups.0, block.groups.1);
-            if !certified(gap_a, self.gaps_b[i], self.block_bound(block)) {
+            if !certified(gap_a, gap_b, bound) {
                 self.open_blocks.push(i);
             }
         }
@@ -296,8 +302,8 @@ impl MotionCheck {
                 }
             }
         }
-        // At b only the pairs `a` alone does not certify: b is free of contact, so each
-        // distance there is positive, and 0 is a lower bound.
+        // At b only the pairs `a` alone does not certify (a distance beyond the bound at one
+        // end is a certificate by itself; b is free of contact, so 0 bounds the others' there).
         checker.pose(qb);
         for &i in &self.open_blocks {
             for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
