@@ -13,9 +13,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Random motions of the cell's first robot with joints (others at home): the motion check's
-/// "free" must agree with the guaranteed sweep and with 400 samples along the motion.
-fn agree(cell: &Cell, spread: f64, count: usize, seed: u64) -> (usize, usize) {
+/// Random motions of the cell's first robot with joints (others at home), each joint moving
+/// by up to `step`: the motion check's "free" must agree with the guaranteed sweep and with
+/// 400 samples along the motion.
+fn agree(cell: &Cell, spread: f64, step: f64, count: usize, seed: u64) -> (usize, usize) {
     let mut checker = CellChecker::new(cell, true);
     let mut motion = MotionCheck::new(&checker);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -27,7 +28,7 @@ fn agree(cell: &Cell, spread: f64, count: usize, seed: u64) -> (usize, usize) {
         let mut qb = home.clone();
         for j in 0..dof {
             qa[j] = rng.random_range(-spread..spread);
-            qb[j] = qa[j] + rng.random_range(-0.8..0.8);
+            qb[j] = qa[j] + rng.random_range(-step..step);
         }
         let says_free = motion.free(&mut checker, &qa, &qb, 1e-6);
         let trajectory =
@@ -68,7 +69,7 @@ fn agree(cell: &Cell, spread: f64, count: usize, seed: u64) -> (usize, usize) {
 #[test]
 fn the_demo_cell_motions_certified_free_are_free() {
     let cell = Cell::load(&root().join("data/cells/ur5_irb120.toml")).unwrap();
-    let (free, blocked) = agree(&cell, 3.1, 300, 1);
+    let (free, blocked) = agree(&cell, 3.1, 0.8, 300, 1);
     // Both answers occur, so the comparison means something.
     assert!(free > 30 && blocked > 30, "free {free}, blocked {blocked}");
 }
@@ -77,7 +78,16 @@ fn the_demo_cell_motions_certified_free_are_free() {
 fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
     let panda = root().join("data/robots/panda");
     let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
-    for (k, scene) in ["bookshelf_small", "cage", "table_pick"].iter().enumerate() {
+    let families = [
+        "bookshelf_small",
+        "bookshelf_tall",
+        "bookshelf_thin",
+        "box",
+        "cage",
+        "table_pick",
+        "table_under_pick",
+    ];
+    for (k, scene) in families.iter().enumerate() {
         let (_, cell) = CellSource::read(
             &panda.join("panda_spherized.urdf"),
             &CellOptions {
@@ -87,11 +97,14 @@ fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
             },
         )
         .unwrap();
-        let (free, blocked) = agree(&cell, 2.5, 120, 10 + k as u64);
-        assert!(
-            free > 5 && blocked > 5,
-            "{scene}: free {free}, blocked {blocked}"
-        );
+        // Long motions, and a planner's short steps (more of them near obstacles free).
+        for (step, seed) in [(0.8, 10), (0.15, 20)] {
+            let (free, blocked) = agree(&cell, 2.5, step, 120, seed + k as u64);
+            assert!(
+                free > 5 && blocked > 5,
+                "{scene}, steps of {step}: free {free}, blocked {blocked}"
+            );
+        }
     }
 }
 
