@@ -297,32 +297,26 @@ impl<'a> CellChecker<'a> {
         if x.general || y.general {
             // No witnesses needed. The planners' commonest general pairs, a sphere against a
             // box or a cylinder, go straight to their kernel (no shapes copied).
-            let ball = |c: &super::core::Core| {
-                (c.dd == 0.0 && !c.general)
-                    .then(|| crate::geom::Sphere::from_finite(c.start, c.radius))
+            let ball = |c: &super::core::Core| c.dd == 0.0 && !c.general;
+            let sphere_to_solid = |sphere: &super::core::Core, solid: usize| {
+                let s = crate::geom::Sphere::from_finite(sphere.start, sphere.radius);
+                match self.pose.solid(solid) {
+                    Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(&s, solid)),
+                    Some(Shape::Cylinder(solid)) => {
+                        Some(crate::query::sphere_cylinder_distance(&s, solid))
+                    }
+                    _ => None,
+                }
             };
-            match (self.pose.solid(a), self.pose.solid(b)) {
-                (None, Some(Shape::Box(solid))) => {
-                    if let Some(s) = ball(x) {
-                        return crate::query::sphere_box_distance(&s, solid);
-                    }
-                }
-                (Some(Shape::Box(solid)), None) => {
-                    if let Some(s) = ball(y) {
-                        return crate::query::sphere_box_distance(&s, solid);
-                    }
-                }
-                (None, Some(Shape::Cylinder(solid))) => {
-                    if let Some(s) = ball(x) {
-                        return crate::query::sphere_cylinder_distance(&s, solid);
-                    }
-                }
-                (Some(Shape::Cylinder(solid)), None) => {
-                    if let Some(s) = ball(y) {
-                        return crate::query::sphere_cylinder_distance(&s, solid);
-                    }
-                }
-                _ => {}
+            let direct = if ball(x) {
+                sphere_to_solid(x, b)
+            } else if ball(y) {
+                sphere_to_solid(y, a)
+            } else {
+                None
+            };
+            if let Some(d) = direct {
+                return d;
             }
             return crate::query::shape_shape_distance(&self.pose.shape(a), &self.pose.shape(b));
         }
