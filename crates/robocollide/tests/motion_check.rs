@@ -2,6 +2,8 @@
 //! sweep and dense sampling: it never calls a motion free that touches anything.
 #![cfg(all(feature = "urdf", feature = "moveit"))]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use rand::{RngExt, SeedableRng};
@@ -78,16 +80,7 @@ fn the_demo_cell_motions_certified_free_are_free() {
 fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
     let panda = root().join("data/robots/panda");
     let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
-    let families = [
-        "bookshelf_small",
-        "bookshelf_tall",
-        "bookshelf_thin",
-        "box",
-        "cage",
-        "table_pick",
-        "table_under_pick",
-    ];
-    for (k, scene) in families.iter().enumerate() {
+    for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
         let (_, cell) = CellSource::read(
             &panda.join("panda_spherized.urdf"),
             &CellOptions {

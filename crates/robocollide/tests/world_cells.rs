@@ -274,15 +274,7 @@ fn allowed_entries_remove_exactly_their_pairs() {
 
 // ---- MotionBenchMaker scenes against VAMP ---------------------------------------------------
 
-const FAMILIES: [&str; 7] = [
-    "bookshelf_small",
-    "bookshelf_tall",
-    "bookshelf_thin",
-    "box",
-    "cage",
-    "table_pick",
-    "table_under_pick",
-];
+use common::MBM_FAMILIES as FAMILIES;
 
 /// The Panda and a scene's obstacles in one cell; `like_vamp` applies VAMP's conversions
 /// (cylinders as capsules; as boxes in the `box` family), else the exact cylinders.

@@ -251,9 +251,7 @@ mod tests {
     /// cell's DH arms (capsules anchored on two links) along random motions.
     #[test]
     fn suffix_tables_equal_the_bounds_they_replace() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/cells/ur5_irb120.toml");
-        let cell = Cell::load(&path).unwrap();
+        let cell = Cell::shipped_demo();
         let bound = MotionBound::new(&cell);
         let mut state: u64 = 7;
         let mut next = || {

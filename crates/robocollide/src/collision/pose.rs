@@ -436,9 +436,7 @@ mod tests {
     /// it, whichever robots move in between.
     #[test]
     fn posing_again_skips_only_robots_that_stand() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/cells/ur5_irb120.toml");
-        let cell = Cell::load(&path).unwrap();
+        let cell = Cell::shipped_demo();
         let dof: usize = cell.robots.iter().map(|r| r.model.dof()).sum();
         let q = |k: Real| -> Vec<Real> { (0..dof).map(|i| (i as Real * 0.7 + k).sin()).collect() };
         let mut reused = CellPose::new(&cell);

@@ -133,6 +133,13 @@ struct CellRecord {
 }
 
 impl Cell {
+    /// The shipped demo cell (a UR5 and an IRB 120 on a table), for unit tests.
+    #[cfg(test)]
+    pub(crate) fn shipped_demo() -> Cell {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/cells/ur5_irb120.toml");
+        Cell::load(&path).expect("the shipped demo cell loads")
+    }
+
     /// Loads a cell (or static scene) file; model paths are relative to its folder.
     pub fn load(path: &Path) -> Result<Cell> {
         let text = read_text_file(path)?;

@@ -11,6 +11,17 @@ pub mod strategies;
 use rand::SeedableRng;
 pub use rand_chacha::ChaCha8Rng as TestRng;
 
+/// MotionBenchMaker's seven problem families (one scene of each in `data/mbm_scenes/`).
+pub const MBM_FAMILIES: [&str; 7] = [
+    "bookshelf_small",
+    "bookshelf_tall",
+    "bookshelf_thin",
+    "box",
+    "cage",
+    "table_pick",
+    "table_under_pick",
+];
+
 /// A reproducible generator for a named test.
 pub fn rng(seed: u64) -> TestRng {
     TestRng::seed_from_u64(seed)
