@@ -428,6 +428,33 @@ impl<'a> CellChecker<'a> {
         }
     }
 
+    /// A lower bound on the distance between any body of group `g` and body `b` of robot `r`
+    /// at the last posed configuration: the distance from the group's bounding sphere to the
+    /// body, exact for a box or cylinder (the gap of the two bounding spheres otherwise; −∞
+    /// for a group without a sphere).
+    #[inline]
+    pub(crate) fn group_body_gap(&self, g: usize, r: usize, b: usize) -> Real {
+        let (center, radius) = self.pose.group_sphere(g);
+        if !radius.is_finite() {
+            return Real::NEG_INFINITY;
+        }
+        let flat = self.pose.flat_body(r, b);
+        let sphere = crate::geom::Sphere::from_finite(center, radius);
+        match self.pose.solid(flat) {
+            Some(Shape::Box(solid)) => crate::query::sphere_box_distance(&sphere, solid),
+            Some(Shape::Cylinder(solid)) => crate::query::sphere_cylinder_distance(&sphere, solid),
+            _ => {
+                let (c, rb) = self.pose.cores()[flat].bounding_sphere();
+                let gap = (c - center).norm() - radius - rb;
+                if gap.is_nan() {
+                    Real::NEG_INFINITY
+                } else {
+                    gap
+                }
+            }
+        }
+    }
+
     /// A lower bound on the distance between body `b` of robot `r` and any body of group `g`
     /// at the last posed configuration: the gap of the body core's bounding sphere and the
     /// group's (−∞ for a group without one).

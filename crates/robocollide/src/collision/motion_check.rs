@@ -45,6 +45,21 @@ struct Block {
     pairs: Range<usize>,
     /// For a self-collision block, what bounds its relative motion.
     relative: Option<Relative>,
+    /// For a link against one obstacle (a body of a robot without joints): the link's group
+    /// and the obstacle as `(robot, body)`, whose exact distance to the link's sphere is a far
+    /// tighter bound than two spheres' gap (a shelf's sphere is most of the shelf).
+    obstacle: Option<(usize, (usize, usize))>,
+}
+
+impl Block {
+    /// A lower bound on the distance of every pair of the block at the posed configuration.
+    #[inline]
+    fn gap(&self, checker: &CellChecker<'_>) -> Real {
+        match self.obstacle {
+            Some((group, (r, b))) => checker.group_body_gap(group, r, b),
+            None => checker.group_gap(self.groups.0, self.groups.1),
+        }
+    }
 }
 
 /// The relative motion of a self-collision block's groups: only the joints beyond those all
@@ -153,6 +168,7 @@ impl MotionCheck {
                     groups,
                     pairs: position..position + 1,
                     relative: None,
+                    obstacle: None,
                 }),
             }
         }
@@ -202,6 +218,18 @@ impl MotionCheck {
                 members[g].push((r, b));
             }
         }
+        let lone_obstacle = |g: usize| match members[g].as_slice() {
+            &[(r, b)] if cell.robots[r].model.dof() == 0 => Some((r, b)),
+            _ => None,
+        };
+        for block in &mut blocks {
+            let (g, h) = block.groups;
+            block.obstacle = match (lone_obstacle(g), lone_obstacle(h)) {
+                (None, Some(o)) => Some((g, o)),
+                (Some(o), None) => Some((h, o)),
+                _ => None,
+            };
+        }
         Self {
             suffixes: vec![Vec::new(); cell.robots.len()],
             bound,
@@ -245,11 +273,8 @@ impl MotionCheck {
         self.set_motion_bounds(checker, qa, qb);
         // Whole blocks next: their groups' gaps at both ends against the block's bound.
         self.gaps_b.clear();
-        self.gaps_b.extend(
-            self.blocks
-                .iter()
-                .map(|b| checker.group_gap(b.groups.0, b.groups.1)),
-        );
+        self.gaps_b
+            .extend(self.blocks.iter().map(|b| b.gap(checker)));
         checker.pose(qa);
         self.open_blocks.clear();
         for (i, block) in self.blocks.iter().enumerate() {
@@ -259,7 +284,7 @@ impl MotionCheck {
             if gap_b > bound {
                 continue;
             }
-            let gap_a = checker.group_gap(block.groups.0, block.groups.1);
+            let gap_a = block.gap(checker);
             if !certified(gap_a, gap_b, bound) {
                 self.open_blocks.push(i);
             }
