@@ -406,11 +406,19 @@ impl KinematicTree {
                 got: q.len(),
             });
         }
-        for (v, value) in q.iter().enumerate() {
+        for (v, &value) in q.iter().enumerate() {
+            let kind = self.variable_kind(v);
+            // The usual case without building the error's field name (this runs twice per
+            // motion check of a planner).
+            let fine = value.is_finite()
+                && (kind == JointKind::Revolute || value.abs() <= crate::geom::LENGTH_LIMIT);
+            if fine {
+                continue;
+            }
             let field = format!("q[{v}] ({})", self.variable_joint(v).name);
-            match self.variable_kind(v) {
-                JointKind::Prismatic => crate::geom::check_length(&field, *value)?,
-                JointKind::Revolute => crate::geom::check_scalar(&field, *value)?,
+            match kind {
+                JointKind::Prismatic => crate::geom::check_length(&field, value)?,
+                JointKind::Revolute => crate::geom::check_scalar(&field, value)?,
             };
         }
         Ok(())
