@@ -23,13 +23,17 @@ pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
         let world = b.direction_to_world(&excess);
         let length = squared.sqrt();
         let normal = world * (1.0 / length);
+        let distance = length - r;
+        // Contact rounding, the magnitude taken only for a small positive distance (a
+        // length below the rounding bound is rare).
+        let rounded = distance > 0.0
+            && distance <= super::separation::CONTACT_ROUNDING * magnitude(a, b);
         return Separation {
-            distance: length - r,
+            distance: if rounded { 0.0 } else { distance },
             point_a: c + normal * r,
             point_b: c + world,
             normal,
-        }
-        .with_contact_rounding(magnitude(a, b));
+        };
     }
     inside_or_extreme(a, b)
 }
