@@ -26,8 +26,8 @@ pub fn sphere_box(a: &Sphere, b: &OrientedBox) -> Separation {
         let distance = length - r;
         // Contact rounding, the magnitude taken only for a small positive distance (a
         // length below the rounding bound is rare).
-        let rounded = distance > 0.0
-            && distance <= super::separation::CONTACT_ROUNDING * magnitude(a, b);
+        let rounded =
+            distance > 0.0 && distance <= super::separation::CONTACT_ROUNDING * magnitude(a, b);
         return Separation {
             distance: if rounded { 0.0 } else { distance },
             point_a: c + normal * r,
