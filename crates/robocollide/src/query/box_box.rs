@@ -133,26 +133,15 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     let mut best = (touch(&axis, gap), axis, gap);
     if best.0.upper > MEET * magnitude {
         // The features along the least-overlap axis do not meet (their closest points are
-        // apart: nearly coincident boxes, where many axes' overlaps differ by rounding only,
-        // picked an edge pair that misses; found by fuzzing, a witness 5e-10 of the magnitude
-        // off). A face axis whose overlap is within rounding of the least gives the same
-        // depth to rounding, and its touching features meet.
-        let offset = b.center() - a.center();
-        let reach = |n: &Vector3| {
-            let (ra, rb) = (a.rotation().tr_mul(n), b.rotation().tr_mul(n));
-            a.half_extents().dot(&ra.abs()) + b.half_extents().dot(&rb.abs())
-        };
-        for face in (0..3).flat_map(|i| [a.rotation().column(i), b.rotation().column(i)]) {
-            let n = if offset.dot(&face) < 0.0 {
-                -face.into_owned()
-            } else {
-                face.into_owned()
-            };
-            let face_gap = offset.dot(&n) - reach(&n);
-            if face_gap >= gap - MEET * magnitude && face_gap <= 0.0 {
-                let c = touch(&n, face_gap);
+        // apart: in nearly coincident boxes many axes' overlaps differ by rounding only, and
+        // the least picked a pair of features beside each other; found by fuzzing, witnesses
+        // 5e-10 of the magnitude off). Some axis within rounding of that depth has features
+        // that meet (the Minkowski difference's nearest facet): the one whose do best.
+        for (n, axis_gap) in separating_axes(a, b) {
+            if axis_gap >= gap - MEET * magnitude && axis_gap <= 0.0 {
+                let c = touch(&n, axis_gap);
                 if c.upper < best.0.upper {
-                    best = (c, n, face_gap);
+                    best = (c, n, axis_gap);
                 }
             }
         }
@@ -165,6 +154,36 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
         point_b: point_a + axis * gap,
         normal: axis,
     }
+}
+
+/// The fifteen separating axes in the world (unit, from a towards b; cross products of
+/// nearly parallel edges left out) with the boxes' gap along each: the plain form of
+/// [`best_axis`], for the rare searches over all of them.
+#[cold]
+fn separating_axes(a: &OrientedBox, b: &OrientedBox) -> Vec<(Vector3, Real)> {
+    let offset = b.center() - a.center();
+    let reach = |n: &Vector3| {
+        let (ra, rb) = (a.rotation().tr_mul(n), b.rotation().tr_mul(n));
+        a.half_extents().dot(&ra.abs()) + b.half_extents().dot(&rb.abs())
+    };
+    let (ra, rb) = (a.rotation(), b.rotation());
+    let mut axes: Vec<Vector3> = (0..3)
+        .flat_map(|i| [ra.column(i).into_owned(), rb.column(i).into_owned()])
+        .collect();
+    for i in 0..3 {
+        for j in 0..3 {
+            let cross = ra.column(i).cross(&rb.column(j));
+            if cross.norm() > 1e-12 {
+                axes.extend(crate::math::try_normalize(&cross));
+            }
+        }
+    }
+    axes.into_iter()
+        .map(|axis| {
+            let n = if offset.dot(&axis) < 0.0 { -axis } else { axis };
+            (n, offset.dot(&n) - reach(&n))
+        })
+        .collect()
 }
 
 /// A certified distance `lower` reported with the witness pair `x` (on a), `y` (on b),
