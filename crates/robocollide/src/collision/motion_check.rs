@@ -29,7 +29,7 @@
 use std::ops::Range;
 
 use super::checker::CellChecker;
-use super::motion_bound::MotionBound;
+use super::motion_bound::{MotionBound, PairBounds};
 use crate::math::Real;
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).
@@ -85,21 +85,12 @@ struct Run {
     entry: usize,
 }
 
-/// What a pair's motion bound is made of: each body's entry in its robot's suffix table
-/// (`(robot, index)`), counting only the joints beyond those the two share for a self pair.
-#[derive(Debug, Clone, Copy)]
-struct PairBound {
-    a: (usize, usize),
-    b: (usize, usize),
-}
-
 /// Reusable state of the motion check for one cell (no allocation per check once warm).
 #[derive(Debug, Clone)]
 pub struct MotionCheck {
     bound: MotionBound,
-    /// Per robot, its suffix table for the current motion ([`MotionBound::suffix_index`]).
-    suffixes: Vec<Vec<Real>>,
-    pair_terms: Vec<PairBound>,
+    /// Every pair's motion bound along the current motion (and the suffix tables).
+    bounds: PairBounds,
     blocks: Vec<Block>,
     block_pairs: Vec<usize>,
     /// Per group, its bodies as `(robot, body)`.
@@ -130,20 +121,6 @@ impl MotionCheck {
         let cell = checker.cell();
         let bound = MotionBound::new(cell);
         let pairs = checker.pairs();
-        let pair_terms = pairs
-            .iter()
-            .map(|p| {
-                let first = if p.robot_a == p.robot_b {
-                    bound.shared_joints(p.robot_a, p.body_a, p.body_b)
-                } else {
-                    0
-                };
-                PairBound {
-                    a: (p.robot_a, bound.suffix_index(p.robot_a, p.body_a, first)),
-                    b: (p.robot_b, bound.suffix_index(p.robot_b, p.body_b, first)),
-                }
-            })
-            .collect();
         // A self pair's body in the lesser group (its first body if both are in one).
         let first_side = |k: usize| {
             let p = &pairs[k];
@@ -231,9 +208,8 @@ impl MotionCheck {
             };
         }
         Self {
-            suffixes: vec![Vec::new(); cell.robots.len()],
+            bounds: PairBounds::new(&bound, checker),
             bound,
-            pair_terms,
             blocks,
             block_pairs: order,
             group_bounds: vec![0.0; members.len()],
@@ -295,8 +271,7 @@ impl MotionCheck {
         // The open blocks' pairs at both ends (a is posed): exactly where a pair's cheap lower
         // bound is within its motion bound.
         let mut start = StartMeasure {
-            pair_terms: &self.pair_terms,
-            suffixes: &self.suffixes,
+            bounds: &self.bounds,
             pair_bounds: &mut self.pair_bounds,
             at_a: &mut self.at_a,
         };
@@ -311,7 +286,7 @@ impl MotionCheck {
             // A body whose sphere is far enough from the other group's at a, given its
             // relative bound and the other side's largest, certifies all its pairs whatever b
             // shows: none is measured (marked certified: infinitely far at a, bound 0).
-            let table = &self.suffixes[relative.robot];
+            let table = self.bounds.table(relative.robot);
             let other = largest(table, &relative.sides[1]);
             for run in &relative.runs {
                 let limit = table[run.entry] + other;
@@ -405,14 +380,11 @@ impl MotionCheck {
 
     /// Every robot's suffix table and every group's largest body bound for `qa → qb`.
     fn set_motion_bounds(&mut self, checker: &CellChecker<'_>, qa: &[Real], qb: &[Real]) {
-        for (r, table) in self.suffixes.iter_mut().enumerate() {
-            let (fr, tr) = (checker.robot_q(qa, r), checker.robot_q(qb, r));
-            self.bound.suffixes(r, fr, tr, table);
-        }
+        self.bounds.set_motion(&self.bound, checker, qa, qb);
         for (bound, members) in self.group_bounds.iter_mut().zip(&self.members) {
             *bound = members
                 .iter()
-                .map(|&(r, b)| self.suffixes[r][self.bound.suffix_index(r, b, 0)])
+                .map(|&(r, b)| self.bounds.table(r)[self.bound.suffix_index(r, b, 0)])
                 .fold(0.0, Real::max);
         }
     }
@@ -425,7 +397,7 @@ impl MotionCheck {
         match &block.relative {
             None => self.group_bounds[g] + self.group_bounds[h],
             Some(relative) => {
-                let table = &self.suffixes[relative.robot];
+                let table = self.bounds.table(relative.robot);
                 let [x, y] = &relative.sides;
                 largest(table, x) + largest(table, y)
             }
@@ -440,8 +412,7 @@ fn largest(table: &[Real], entries: &[usize]) -> Real {
 
 /// What measuring pairs at the motion's start writes, borrowed apart from the blocks.
 struct StartMeasure<'m> {
-    pair_terms: &'m [PairBound],
-    suffixes: &'m [Vec<Real>],
+    bounds: &'m PairBounds,
     pair_bounds: &'m mut [Real],
     at_a: &'m mut [Real],
 }
@@ -451,8 +422,7 @@ impl StartMeasure<'_> {
     /// distance where its cheap lower bound is within it; `false` on contact.
     fn measure(&mut self, checker: &CellChecker<'_>, pairs: &[usize]) -> bool {
         for &k in pairs {
-            let PairBound { a, b } = self.pair_terms[k];
-            let limit = self.suffixes[a.0][a.1] + self.suffixes[b.0][b.1];
+            let limit = self.bounds.pair(k);
             self.pair_bounds[k] = limit;
             let d = checker.distance_within(k, limit);
             if d <= 0.0 {
