@@ -243,7 +243,8 @@ impl MotionBound {
     }
 }
 
-/// Every pair's motion bound along one motion, from one suffix table per robot: the sum of
+/// Every pair's motion bound along one motion, from one suffix table per robot (the motion
+/// check's): the sum of
 /// its bodies' bounds, counting for a self pair only the joints beyond those the two share
 /// (the bound of their relative motion, [`MotionBound::self_pair`], which is never larger).
 #[derive(Debug, Clone)]

@@ -15,7 +15,7 @@
 //!   never as free ([`SweepReport::certified_free`] is `false`).
 
 use super::checker::CellChecker;
-use super::motion_bound::{MotionBound, PairBounds};
+use super::motion_bound::MotionBound;
 use super::report::PairReport;
 use super::trajectory::Trajectory;
 use crate::error::Result;
@@ -112,8 +112,7 @@ struct Segment<'c, 'a> {
     uncertified: Vec<(Real, Real)>,
     /// Evaluations left for the current segment.
     budget: usize,
-    /// Pair motion bounds along the stretch being certified.
-    pair_bounds: PairBounds,
+    body_bounds: Vec<Vec<Real>>,
     /// Per pair, the motion bound over the current row segment (see `set_limits`).
     limits: Vec<Real>,
 }
@@ -170,10 +169,17 @@ impl Segment<'_, '_> {
             self.limits.resize(pairs, Real::NEG_INFINITY);
             return;
         };
-        self.pair_bounds
-            .set_motion(self.bound, self.checker, qa, qb);
-        let bounds = &self.pair_bounds;
-        self.limits.extend((0..pairs).map(|k| bounds.pair(k)));
+        for r in 0..self.body_bounds.len() {
+            let (fr, tr) = (self.checker.robot_q(qa, r), self.checker.robot_q(qb, r));
+            self.bound.bodies(r, fr, tr, &mut self.body_bounds[r]);
+        }
+        let bounds = &self.body_bounds;
+        self.limits.extend(
+            self.checker
+                .pairs()
+                .iter()
+                .map(|p| bounds[p.robot_a][p.body_a] + bounds[p.robot_b][p.body_b]),
+        );
     }
 
     /// Certifies `[s0, s1]` of the segment `qa → qb` (times `ta → tb`) given the pair
@@ -195,10 +201,18 @@ impl Segment<'_, '_> {
         let (mut from, mut to) = (Vec::new(), Vec::new());
         interpolate(qa, qb, s0, &mut from);
         interpolate(qa, qb, s1, &mut to);
-        self.pair_bounds
-            .set_motion(self.bound, self.checker, &from, &to);
-        let bounds = &self.pair_bounds;
-        let free = at_s0.iter().enumerate().all(|(k, d)| *d > bounds.pair(k));
+        for r in 0..self.body_bounds.len() {
+            let (fr, tr) = (self.checker.robot_q(&from, r), self.checker.robot_q(&to, r));
+            self.bound.bodies(r, fr, tr, &mut self.body_bounds[r]);
+        }
+        let free = self.checker.pairs().iter().zip(at_s0).all(|(p, d)| {
+            *d > self.body_bounds[p.robot_a][p.body_a] + self.body_bounds[p.robot_b][p.body_b]
+                || (p.robot_a == p.robot_b && {
+                    let r = p.robot_a;
+                    let (fr, tr) = (self.checker.robot_q(&from, r), self.checker.robot_q(&to, r));
+                    *d > self.bound.self_pair(r, p.body_a, p.body_b, fr, tr)
+                })
+        });
         if free {
             return;
         }
@@ -245,7 +259,7 @@ fn sweep_rows(
         SweepMode::Sampled => Real::INFINITY,
         SweepMode::Guaranteed { min_interval } => min_interval,
     };
-    let pair_bounds = PairBounds::new(bound, checker);
+    let robots = checker.cell().robots.len();
     let mut segment = Segment {
         checker,
         bound,
@@ -253,7 +267,7 @@ fn sweep_rows(
         samples: Vec::with_capacity(rows.len()),
         uncertified: Vec::new(),
         budget: 0,
-        pair_bounds,
+        body_bounds: vec![Vec::new(); robots],
         limits: Vec::new(),
     };
     let n = trajectory.len();
