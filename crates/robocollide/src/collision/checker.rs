@@ -419,13 +419,7 @@ impl<'a> CellChecker<'a> {
     /// without one).
     #[inline]
     pub(crate) fn group_gap(&self, g: usize, h: usize) -> Real {
-        let ((cg, rg), (ch, rh)) = (self.pose.group_sphere(g), self.pose.group_sphere(h));
-        let gap = (ch - cg).norm() - rg - rh;
-        if gap.is_nan() {
-            Real::NEG_INFINITY
-        } else {
-            gap
-        }
+        sphere_gap(self.pose.group_sphere(g), self.pose.group_sphere(h))
     }
 
     /// A lower bound on the distance between any body of group `g` and body `b` of robot `r`
@@ -443,15 +437,7 @@ impl<'a> CellChecker<'a> {
         match self.pose.solid(flat) {
             Some(Shape::Box(solid)) => crate::query::sphere_box_distance(&sphere, solid),
             Some(Shape::Cylinder(solid)) => crate::query::sphere_cylinder_distance(&sphere, solid),
-            _ => {
-                let (c, rb) = self.pose.cores()[flat].bounding_sphere();
-                let gap = (c - center).norm() - radius - rb;
-                if gap.is_nan() {
-                    Real::NEG_INFINITY
-                } else {
-                    gap
-                }
-            }
+            _ => sphere_gap((center, radius), self.pose.cores()[flat].bounding_sphere()),
         }
     }
 
@@ -460,14 +446,8 @@ impl<'a> CellChecker<'a> {
     /// group's (−∞ for a group without one).
     #[inline]
     pub(crate) fn body_group_gap(&self, r: usize, b: usize, g: usize) -> Real {
-        let (c, radius) = self.pose.cores()[self.pose.flat_body(r, b)].bounding_sphere();
-        let (cg, rg) = self.pose.group_sphere(g);
-        let gap = (cg - c).norm() - radius - rg;
-        if gap.is_nan() {
-            Real::NEG_INFINITY
-        } else {
-            gap
-        }
+        let core = &self.pose.cores()[self.pose.flat_body(r, b)];
+        sphere_gap(core.bounding_sphere(), self.pose.group_sphere(g))
     }
 
     /// Distances of every pair at the last posed configuration, into `out`.
@@ -536,5 +516,17 @@ impl<'a> CellChecker<'a> {
             pairs_checked: self.pairs.len(),
             robots: self.robot_summaries(),
         })
+    }
+}
+
+/// The gap between two spheres `(centre, radius)` (−∞ where it is not a number: an infinite
+/// sphere stands for "no bound").
+#[inline]
+fn sphere_gap((c, r): (crate::math::Point3, Real), (d, s): (crate::math::Point3, Real)) -> Real {
+    let gap = (d - c).norm() - r - s;
+    if gap.is_nan() {
+        Real::NEG_INFINITY
+    } else {
+        gap
     }
 }
