@@ -375,17 +375,25 @@ impl<'a> CellChecker<'a> {
     ) {
         out.clear();
         exact.clear();
+        debug_assert_eq!(limits.len(), self.flat_pairs.len(), "one limit per pair");
+        for (k, &limit) in limits.iter().enumerate().take(self.flat_pairs.len()) {
+            let (d, is_exact) = self.lower_bound_or_distance(k, limit);
+            out.push(d);
+            exact.push(is_exact);
+        }
+    }
+
+    /// Pair `k`'s cores' bounding-sphere gap if it exceeds `limit` (`false`: a lower bound),
+    /// else its distance (`true`).
+    #[inline]
+    fn lower_bound_or_distance(&self, k: usize, limit: Real) -> (Real, bool) {
+        let (a, b) = self.flat_pairs[k];
         let c = self.pose.cores();
-        for (k, &(a, b)) in self.flat_pairs.iter().enumerate() {
-            let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
-            let gap = (cb - ca).norm() - ra - rb;
-            if gap > limits[k] {
-                out.push(gap);
-                exact.push(false);
-            } else {
-                out.push(self.distance(k));
-                exact.push(true);
-            }
+        let gap = sphere_gap(c[a].bounding_sphere(), c[b].bounding_sphere());
+        if gap > limit {
+            (gap, false)
+        } else {
+            (self.distance(k), true)
         }
     }
 
@@ -394,11 +402,7 @@ impl<'a> CellChecker<'a> {
     /// for one pair.
     #[inline]
     pub(crate) fn distance_within(&self, k: usize, limit: Real) -> Real {
-        let (a, b) = self.flat_pairs[k];
-        let c = self.pose.cores();
-        let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
-        let gap = (cb - ca).norm() - ra - rb;
-        if gap > limit { gap } else { self.distance(k) }
+        self.lower_bound_or_distance(k, limit).0
     }
 
     /// The culling groups (a link's bodies, see [`CellPose`]) of pair `k`'s bodies, the
