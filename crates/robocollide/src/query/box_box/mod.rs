@@ -9,12 +9,16 @@
 //!
 //! **Apart**, the best separating axis is often the closest direction (face against vertex,
 //! edge or face; edge against edge): its gap is then realised by the closest points of the
-//! two support features along it ([`certify`]), which proves it is the distance. Otherwise GJK
+//! two support features along it, which proves it is the distance; or those points' own
+//! direction is (vertex or edge against vertex or edge), and the gap along it meets their
+//! distance. Both tests run first in a's frame ([`relative`], where they cost a few products;
+//! most random pairs end there), then with the general support features ([`box_certify`]),
+//! following the witnesses up to four times. Otherwise GJK
 //! ([`gjk`](super::gjk)) usually terminates with its certified lower bound
 //! (the gap along its direction) and upper bound (the distance of its witnesses) equal to
 //! within `1e-14 ×` the magnitude: that is the distance. Otherwise the closest points of two
-//! convex polyhedra are realised by an edge of one and the other solid (vertex–face, edge–edge and edge–face contacts all contain an edge of one box),
-//! so the distance is the least of the 24 edge–box distances, each exact
+//! convex polyhedra are realised by an edge of one and the other solid (vertex–face,
+//! edge–edge and edge–face contacts all contain an edge of one box), so the distance is the least of the 24 edge–box distances, each exact
 //! ([`closest_to_box`]). Most edges are pruned soundly with the best separating axis `L` and
 //! its gap `s`: the closest point of A lies within `d − s` of A's support plane along `L`
 //! (B lies beyond the plane at `s`), so an edge wholly deeper than the current best `d`
@@ -28,7 +32,10 @@ use super::gjk::gjk_separation;
 use super::segment_segment::closest_points;
 use crate::geom::OrientedBox;
 use crate::geom::Segment;
-use crate::math::{Matrix3, Point3, Real, Vector3};
+use crate::math::{Point3, Real, Vector3};
+use relative::Relative;
+
+mod relative;
 
 /// Directions tried from the best axis by following the witnesses of the previous one.
 const WALKS: usize = 4;
@@ -51,10 +58,12 @@ const GJK_EXACT: Real = 2e-14;
 /// Signed distance from box a to box b, measured in a canonical order
 /// ([`canonical_order`](super::canonical_order)) and flipped for the other.
 pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
-    if precedes(numbers(b), numbers(a)) {
-        return ordered_box_box(b, a).flipped();
-    }
-    ordered_box_box(a, b)
+    // Chosen by selection rather than by two calls: the order of random pairs is a coin toss
+    // that a branch would mispredict half the time.
+    let swap = precedes(numbers(b), numbers(a));
+    let (first, second) = if swap { (b, a) } else { (a, b) };
+    let s = ordered_box_box(first, second);
+    if swap { s.flipped() } else { s }
 }
 
 /// The box's numbers, for [`canonical_order`](super::canonical_order).
@@ -71,8 +80,13 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, ordered_box_box);
     }
-    let (gap, axis) = best_axis(a, b);
+    let relative = Relative::new(a, b);
+    let best = relative.best_axis();
+    let (gap, axis) = (best.gap, a.direction_to_world(&best.local));
     if gap > 0.0 {
+        if let Some(found) = relative::certified_apart(a, &relative, &best, magnitude) {
+            return found.with_contact_rounding(magnitude);
+        }
         // The best separating axis is often the closest direction itself (face against
         // vertex, edge or face; edge against edge): then the support features along it
         // realise its gap, and that certifies the distance.
@@ -125,6 +139,9 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     // touch once b is moved out by the depth along the normal: the closest points of the
     // support features there (closed forms), a's kept and b's moved back, so that
     // `point_b − point_a = distance · normal` by construction.
+    if let Some(found) = relative::touching(a, &relative, &best, magnitude) {
+        return found;
+    }
     let touch = |axis: &Vector3, gap: Real| {
         let moved =
             OrientedBox::from_finite(b.center() - axis * gap, *b.rotation(), b.half_extents());
@@ -274,74 +291,6 @@ fn box_certify(a: &OrientedBox, b: &OrientedBox, n: &Vector3) -> Certified {
             normal: *n,
         },
     }
-}
-
-/// The separating axis of largest gap among the fifteen (world frame, from a to b), and that
-/// gap (`−` the least overlap when none separates). In a's frame, with `R = AᵀB` (b's axes as
-/// columns) and `t` b's centre, each axis's projected radii need only entries of `|R|`
-/// (Gottschalk, Lin & Manocha 1996): for `L = eᵢ × r_j`, `L · r_m = ±R_{i,l}` with `l` the
-/// index other than `j` and `m`.
-fn best_axis(a: &OrientedBox, b: &OrientedBox) -> (Real, Vector3) {
-    let r: Matrix3 = a.rotation().tr_mul(b.rotation());
-    let abs_r = r.abs();
-    let t = a.to_local(&b.center());
-    let (ha, hb) = (a.half_extents(), b.half_extents());
-    let mut best = (Real::NEG_INFINITY, Vector3::x());
-    let offer = |best: &mut (Real, Vector3), gap: Real, along: Real, axis: Vector3| {
-        if gap > best.0 {
-            *best = (gap, if along < 0.0 { -axis } else { axis });
-        }
-    };
-    for i in 0..3 {
-        // a's face normal eᵢ.
-        let reach = ha[i] + hb.dot(&abs_r.row(i).transpose());
-        let mut e = Vector3::zeros();
-        e[i] = 1.0;
-        offer(&mut best, t[i].abs() - reach, t[i], e);
-        // b's face normal r_i.
-        let along = t.dot(&r.column(i));
-        let reach = ha.dot(&abs_r.column(i)) + hb[i];
-        offer(
-            &mut best,
-            along.abs() - reach,
-            along,
-            r.column(i).into_owned(),
-        );
-    }
-    // |eᵢ × r_j| for all nine pairs first: independent square roots that pipeline. Entries of
-    // a rotation are at most 1, so the squares cannot overflow, and where they underflow the
-    // length is below the 1e-12 that drops the axis anyway (no `hypot` needed: it is a
-    // library call).
-    let lengths: [Real; 9] = std::array::from_fn(|k| {
-        let (i, j) = (k / 3, k % 3);
-        let (p, q) = (r[((i + 1) % 3, j)], r[((i + 2) % 3, j)]);
-        (p * p + q * q).sqrt()
-    });
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let length = lengths[3 * i + j];
-            if length <= 1e-12 {
-                continue; // parallel edges: their facets are face normals' ones
-            }
-            // L = eᵢ × r_j.
-            let mut axis = Vector3::zeros();
-            axis[i1] = -r[(i2, j)];
-            axis[i2] = r[(i1, j)];
-            let along = t.dot(&axis);
-            let reach = ha[i1] * abs_r[(i2, j)]
-                + ha[i2] * abs_r[(i1, j)]
-                + hb[j1] * abs_r[(i, j2)]
-                + hb[j2] * abs_r[(i, j1)];
-            let gap = (along.abs() - reach) / length;
-            if gap > best.0 {
-                let unit = axis / length;
-                best = (gap, if along < 0.0 { -unit } else { unit });
-            }
-        }
-    }
-    (best.0, a.direction_to_world(&best.1))
 }
 
 /// The exact distance of two boxes known to be apart (`gap > 0` along unit `axis`, from a to

@@ -1,0 +1,381 @@
+//! Box–box in a's frame: b's pose relative to a, the best of the fifteen separating axes, and
+//! the common apart case certified without leaving that frame.
+//!
+//! Conventions: `r = AᵀB` holds b's axes as columns in a's frame, `t` is b's centre there,
+//! directions run from a to b. Working in a's frame, a's vertices are `±hₐ` componentwise and
+//! b's are `t + r (±h_b)`, so support points and the closest points of support features cost a
+//! few products instead of turns into and out of each box's frame.
+//!
+//! The certificate is the same as the general path's ([`super`]): a lower bound (the boxes'
+//! gap along a unit direction) and an upper bound (the distance of a realised pair of points,
+//! one on each box) within `GJK_EXACT ×` the magnitude of each other. Which vertices or edges
+//! are tried only decides whether the two bounds meet, never whether the answer is right, so
+//! no tolerance classifies features here: a pair of bounds that do not meet sends the pair to
+//! the general path.
+
+use super::{GJK_EXACT, MEET};
+use crate::geom::OrientedBox;
+use crate::math::{Matrix3, Real, Vector3};
+use crate::query::Separation;
+
+/// b's pose in a's frame.
+#[derive(Clone, Copy)]
+pub(super) struct Relative {
+    /// b's axes as columns, in a's frame (`AᵀB`).
+    r: Matrix3,
+    /// `|r|` entrywise.
+    abs_r: Matrix3,
+    /// b's centre in a's frame.
+    t: Vector3,
+    /// a's half-extents.
+    ha: Vector3,
+    /// b's half-extents.
+    hb: Vector3,
+}
+
+/// Which of the fifteen axes a separating axis is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AxisKind {
+    /// a's face normal `eᵢ`.
+    FaceOfA(usize),
+    /// b's face normal `r_j`.
+    FaceOfB(usize),
+    /// `eᵢ × r_j`, across an edge of each.
+    Edges(usize, usize),
+}
+
+/// The separating axis of largest gap: `gap` (`−` the least overlap when none separates),
+/// the unit axis in a's frame from a to b, and which axis it is.
+pub(super) struct BestAxis {
+    pub gap: Real,
+    pub local: Vector3,
+    pub kind: AxisKind,
+}
+
+/// `h` where `x ≥ 0`, else `−h`: the coordinate of a support vertex (on a tie, the `+` side).
+#[inline(always)]
+fn pick(x: Real, h: Real) -> Real {
+    if x >= 0.0 { h } else { -h }
+}
+
+impl Relative {
+    pub(super) fn new(a: &OrientedBox, b: &OrientedBox) -> Self {
+        let (p, q) = (a.rotation(), b.rotation());
+        // AᵀB written out in scalars (nalgebra's product shuffles SSE lanes; see
+        // `OrientedBox::to_local`).
+        let r = Matrix3::from_fn(|i, j| {
+            p[(0, i)] * q[(0, j)] + p[(1, i)] * q[(1, j)] + p[(2, i)] * q[(2, j)]
+        });
+        Self {
+            r,
+            abs_r: r.abs(),
+            t: a.to_local(&b.center()),
+            ha: a.half_extents(),
+            hb: b.half_extents(),
+        }
+    }
+
+    /// The separating axis of largest gap among the fifteen. Each axis's projected radii need
+    /// only entries of `|r|` (Gottschalk, Lin & Manocha, *OBBTree*, SIGGRAPH 1996): for
+    /// `L = eᵢ × r_j`, `L · r_m = ±r_{i,l}` with `l` the index other than `j` and `m`.
+    pub(super) fn best_axis(&self) -> BestAxis {
+        let (r, abs_r, t, ha, hb) = (&self.r, &self.abs_r, &self.t, &self.ha, &self.hb);
+        let mut best = BestAxis {
+            gap: Real::NEG_INFINITY,
+            local: Vector3::x(),
+            kind: AxisKind::FaceOfA(0),
+        };
+        let offer = |best: &mut BestAxis, gap: Real, along: Real, axis: Vector3, kind: AxisKind| {
+            if gap > best.gap {
+                let local = if along < 0.0 { -axis } else { axis };
+                *best = BestAxis { gap, local, kind };
+            }
+        };
+        for i in 0..3 {
+            let reach = ha[i] + hb.dot(&abs_r.row(i).transpose());
+            let kind = AxisKind::FaceOfA(i);
+            offer(
+                &mut best,
+                t[i].abs() - reach,
+                t[i],
+                Vector3::ith(i, 1.0),
+                kind,
+            );
+            let along = t.dot(&r.column(i));
+            let reach = ha.dot(&abs_r.column(i)) + hb[i];
+            let axis = r.column(i).into_owned();
+            offer(
+                &mut best,
+                along.abs() - reach,
+                along,
+                axis,
+                AxisKind::FaceOfB(i),
+            );
+        }
+        // |eᵢ × r_j| for all nine pairs first: independent square roots that pipeline. Entries
+        // of a rotation are at most 1, so the squares cannot overflow, and where they
+        // underflow the length is below the 1e-12 that drops the axis anyway (no `hypot`
+        // needed: it is a library call).
+        let lengths: [Real; 9] = std::array::from_fn(|k| {
+            let (i, j) = (k / 3, k % 3);
+            let (p, q) = (r[((i + 1) % 3, j)], r[((i + 2) % 3, j)]);
+            (p * p + q * q).sqrt()
+        });
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for j in 0..3 {
+                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+                let length = lengths[3 * i + j];
+                if length <= 1e-12 {
+                    continue; // parallel edges: their facets are face normals' ones
+                }
+                let mut axis = Vector3::zeros();
+                axis[i1] = -r[(i2, j)];
+                axis[i2] = r[(i1, j)];
+                let along = t.dot(&axis);
+                let reach = ha[i1] * abs_r[(i2, j)]
+                    + ha[i2] * abs_r[(i1, j)]
+                    + hb[j1] * abs_r[(i, j2)]
+                    + hb[j2] * abs_r[(i, j1)];
+                // `gap > best` as `gap · length > best · length`: a division only for a new best.
+                let excess = along.abs() - reach;
+                if excess > best.gap * length {
+                    let gap = excess / length;
+                    offer(&mut best, gap, along, axis / length, AxisKind::Edges(i, j));
+                }
+            }
+        }
+        best
+    }
+
+    /// A direction given in a's frame, in b's (`rᵀ v`), in scalars.
+    #[inline(always)]
+    fn in_b_frame(&self, v: &Vector3) -> Vector3 {
+        let r = &self.r;
+        Vector3::new(
+            r.m11 * v.x + r.m21 * v.y + r.m31 * v.z,
+            r.m12 * v.x + r.m22 * v.y + r.m32 * v.z,
+            r.m13 * v.x + r.m23 * v.y + r.m33 * v.z,
+        )
+    }
+
+    /// A point given in b's frame, in a's (`t + r w`), in scalars.
+    #[inline(always)]
+    fn b_point_in_a_frame(&self, w: &Vector3) -> Vector3 {
+        let r = &self.r;
+        self.t
+            + Vector3::new(
+                r.m11 * w.x + r.m12 * w.y + r.m13 * w.z,
+                r.m21 * w.x + r.m22 * w.y + r.m23 * w.z,
+                r.m31 * w.x + r.m32 * w.y + r.m33 * w.z,
+            )
+    }
+
+    /// b's vertex (in a's frame) extreme along `−n` (`n` in a's frame).
+    fn b_support_against(&self, n: &Vector3) -> Vector3 {
+        let m = self.in_b_frame(n);
+        let w = Vector3::new(
+            pick(-m.x, self.hb.x),
+            pick(-m.y, self.hb.y),
+            pick(-m.z, self.hb.z),
+        );
+        self.b_point_in_a_frame(&w)
+    }
+
+    /// The boxes' gap along unit `n` (a's frame, from a to b): a lower bound on their
+    /// distance.
+    fn gap_along(&self, n: &Vector3) -> Real {
+        let m = self.in_b_frame(n);
+        self.t.dot(n) - self.ha.dot(&n.abs()) - self.hb.dot(&m.abs())
+    }
+
+    /// The closest points (a's frame; on a, on b) of the two support features along the best
+    /// axis, taken as a vertex or an edge of each as the axis's kind says.
+    fn support_pair(&self, best: &BestAxis) -> (Vector3, Vector3) {
+        let n = &best.local;
+        let (ha, hb) = (&self.ha, &self.hb);
+        let a_vertex = Vector3::new(pick(n.x, ha.x), pick(n.y, ha.y), pick(n.z, ha.z));
+        match best.kind {
+            // b's vertex against a's face, clamped onto the solid a.
+            AxisKind::FaceOfA(_) => {
+                let v = self.b_support_against(n);
+                (v.zip_map(ha, |x, h| x.clamp(-h, h)), v)
+            }
+            // a's vertex against b's face, clamped onto the solid b in b's frame.
+            AxisKind::FaceOfB(_) => {
+                let u = self.in_b_frame(&(a_vertex - self.t));
+                let on_b = u.zip_map(hb, |x, h| x.clamp(-h, h));
+                (a_vertex, self.b_point_in_a_frame(&on_b))
+            }
+            // a's edge along eᵢ against b's edge along r_j, from their centres: minimising
+            // |w + τ r_j − σ eᵢ|² (w from a's edge centre to b's) over the rectangle, σ first,
+            // then τ given σ, then σ again if τ was clamped (Ericson, *Real-Time Collision
+            // Detection*, 2005, §5.1.9).
+            AxisKind::Edges(i, j) => {
+                let mut centre_a = a_vertex;
+                centre_a[i] = 0.0;
+                let m = self.in_b_frame(n);
+                let mut w = Vector3::new(pick(-m.x, hb.x), pick(-m.y, hb.y), pick(-m.z, hb.z));
+                w[j] = 0.0;
+                let centre_b = self.b_point_in_a_frame(&w);
+                let v = self.r.column(j);
+                let offset = centre_b - centre_a;
+                let (c, along_u, along_v) = (v[i], offset[i], v.dot(&offset));
+                // 1 − c², as the sum of the other two squares (no cancellation).
+                let (p, q) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+                let sine_squared = p * p + q * q;
+                let mut sigma = if sine_squared > 0.0 {
+                    ((along_u - c * along_v) / sine_squared).clamp(-ha[i], ha[i])
+                } else {
+                    0.0
+                };
+                let mut tau = sigma * c - along_v;
+                if tau.abs() > hb[j] {
+                    tau = tau.clamp(-hb[j], hb[j]);
+                    sigma = (along_u + tau * c).clamp(-ha[i], ha[i]);
+                }
+                let mut on_a = centre_a;
+                on_a[i] = sigma;
+                (on_a, centre_b + v * tau)
+            }
+        }
+    }
+}
+
+/// The distance of boxes apart along the best axis (`best.gap > 0`) when the closest points of
+/// the support features along it, or the gap along those points' own direction, certify it
+/// (face against vertex, edge or face; edge against edge; then vertex or edge against vertex
+/// or edge); `None` to leave the pair to the general path.
+pub(super) fn certified_apart(
+    a: &OrientedBox,
+    relative: &Relative,
+    best: &BestAxis,
+    magnitude: Real,
+) -> Option<Separation> {
+    let (x, y) = relative.support_pair(best);
+    let tolerance = GJK_EXACT * magnitude;
+    let floor = 1e-9 * magnitude;
+    let span = y - x;
+    let upper = span.norm();
+    let lower = if upper - best.gap <= tolerance {
+        best.gap
+    } else {
+        relative.gap_along(&(span / upper))
+    };
+    if !(upper - lower <= tolerance && lower > floor) {
+        return None;
+    }
+    // Centred on the two points as [`centred`] does, in a's frame, where their direction
+    // is exact.
+    let normal = span / upper;
+    let middle = x + span * 0.5;
+    let half = normal * (0.5 * lower);
+    Some(Separation {
+        distance: lower,
+        point_a: a.to_world(&(middle - half)),
+        point_b: a.to_world(&(middle + half)),
+        normal: a.direction_to_world(&normal),
+    })
+}
+
+/// Witnesses of overlapping or touching boxes (`best.gap ≤ 0`, the least overlap, which is
+/// the exact depth): the closest points of the support features along the axis once b is moved
+/// out by the depth, when they meet (within `MEET ×` the magnitude); a's point kept and b's
+/// moved back, so that `point_b − point_a = distance · normal`. `None` (features beside each
+/// other) leaves the pair to the general path's search.
+pub(super) fn touching(
+    a: &OrientedBox,
+    relative: &Relative,
+    best: &BestAxis,
+    magnitude: Real,
+) -> Option<Separation> {
+    let moved = Relative {
+        t: relative.t - best.local * best.gap,
+        ..*relative
+    };
+    let (x, y) = moved.support_pair(best);
+    let meet = MEET * magnitude;
+    if (y - x).norm_squared() > meet * meet {
+        return None;
+    }
+    let point_a = a.to_world(&x);
+    let normal = a.direction_to_world(&best.local);
+    Some(Separation {
+        distance: best.gap,
+        point_a,
+        point_b: point_a + normal * best.gap,
+        normal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::closest_edges;
+    use super::*;
+    use crate::math::Point3;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random_box(rng: &mut ChaCha8Rng, scale: Real) -> OrientedBox {
+        let mut v = |lo: Real, hi: Real| rng.random_range(lo..hi);
+        let centre = Point3::new(v(-1.0, 1.0), v(-1.0, 1.0), v(-1.0, 1.0)) * scale;
+        let rpy = [v(-3.2, 3.2), v(-3.2, 3.2), v(-3.2, 3.2)];
+        let half = Vector3::new(v(0.05, 0.4), v(0.05, 0.4), v(0.05, 0.4)) * scale;
+        OrientedBox::from_rpy(centre, rpy, half).unwrap()
+    }
+
+    /// How far `p` is outside box `b` (0 inside).
+    fn outside(b: &OrientedBox, p: &Point3) -> Real {
+        (b.closest_point(p).0 - p).norm()
+    }
+
+    /// Every certified answer of the frame's fast paths against the general path's exact
+    /// edge–box distances (an independent method) and the witness invariants, at three
+    /// scales; each kind of axis must be exercised.
+    #[test]
+    fn fast_paths_agree_with_edge_box_distances() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut certified = [0usize; 3];
+        let mut touching_found = 0;
+        for scale in [1e-6, 1.0, 1e6] {
+            for _ in 0..4000 {
+                let (a, b) = (random_box(&mut rng, scale), random_box(&mut rng, scale));
+                let magnitude = a.magnitude().max(b.magnitude());
+                let relative = Relative::new(&a, &b);
+                let best = relative.best_axis();
+                let axis = a.direction_to_world(&best.local);
+                let s = if best.gap > 0.0 {
+                    let Some(s) = certified_apart(&a, &relative, &best, magnitude) else {
+                        continue;
+                    };
+                    let exact = closest_edges(&a, &b, best.gap, &axis, magnitude).unwrap();
+                    assert!(
+                        (s.distance - exact.distance).abs() <= 1e-13 * magnitude,
+                        "{s:?} vs {exact:?} for {a:?} {b:?}"
+                    );
+                    certified[match best.kind {
+                        AxisKind::FaceOfA(_) => 0,
+                        AxisKind::FaceOfB(_) => 1,
+                        AxisKind::Edges(..) => 2,
+                    }] += 1;
+                    s
+                } else {
+                    let Some(s) = touching(&a, &relative, &best, magnitude) else {
+                        continue;
+                    };
+                    touching_found += 1;
+                    assert_eq!(s.distance, best.gap);
+                    s
+                };
+                let rounding = 1e-13 * magnitude;
+                assert!((s.normal.norm() - 1.0).abs() < 1e-14, "{s:?}");
+                let step = s.point_b - s.point_a - s.normal * s.distance;
+                assert!(step.norm() <= rounding, "{s:?}");
+                assert!(outside(&a, &s.point_a) <= rounding, "{s:?} {a:?}");
+                assert!(outside(&b, &s.point_b) <= rounding, "{s:?} {b:?}");
+            }
+        }
+        assert!(certified.iter().all(|&n| n > 500), "{certified:?}");
+        assert!(touching_found > 500, "{touching_found}");
+    }
+}
