@@ -154,6 +154,43 @@ fn extend(tree: &mut Tree, validity: &mut impl Validity, target: &[Real], step: 
     }
 }
 
+/// Random shortcutting: up to `attempts` times, join two random waypoints directly when that
+/// motion is valid. A motion depends only on its two end waypoints, so a pair found blocked
+/// stays blocked while both survive: such pairs are remembered (renumbered as waypoints are
+/// removed) and not checked again, and shortcutting stops once every pair of the path is
+/// known blocked. The random draws, and so the result, are those of checking every attempt.
+fn shortcut(
+    path: &mut Vec<Vec<Real>>,
+    validity: &mut impl Validity,
+    rng: &mut ChaCha8Rng,
+    attempts: usize,
+) {
+    let mut blocked: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..attempts {
+        let n = path.len();
+        // Pairs (x, y) with y ≥ x + 2.
+        if n < 3 || blocked.len() == (n - 1) * (n - 2) / 2 {
+            break;
+        }
+        let x = rng.random_range(0..n - 2);
+        let y = rng.random_range(x + 2..n);
+        if blocked.contains(&(x, y)) {
+            continue;
+        }
+        if validity.motion_valid(&path[x], &path[y]) {
+            path.drain(x + 1..y);
+            let removed = y - x - 1;
+            let renumber = |i: usize| if i >= y { i - removed } else { i };
+            blocked.retain(|&(p, q)| !(x < p && p < y) && !(x < q && q < y));
+            for pair in &mut blocked {
+                *pair = (renumber(pair.0), renumber(pair.1));
+            }
+        } else {
+            blocked.push((x, y));
+        }
+    }
+}
+
 /// Plans from `start` to `goal`.
 pub fn rrt_connect(
     validity: &mut impl Validity,
@@ -253,17 +290,7 @@ pub fn rrt_connect(
     path.extend(back);
     let raw_length = length(&path);
     let search_seconds = began.elapsed().as_secs_f64();
-    // Shortcutting: join two random waypoints directly when that motion is valid.
-    for _ in 0..settings.shortcut_attempts {
-        if path.len() < 3 {
-            break;
-        }
-        let x = rng.random_range(0..path.len() - 2);
-        let y = rng.random_range(x + 2..path.len());
-        if validity.motion_valid(&path[x], &path[y]) {
-            path.drain(x + 1..y);
-        }
-    }
+    shortcut(&mut path, validity, &mut rng, settings.shortcut_attempts);
     let tree = if settings.record_tree {
         trees
             .iter()
@@ -358,5 +385,67 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("no path within 1 iterations"), "{e}");
+    }
+
+    /// [`Wall`] counting its motion checks.
+    struct Counted(usize);
+    impl Validity for Counted {
+        fn dof(&self) -> usize {
+            2
+        }
+        fn bounds(&self) -> Vec<(Real, Real)> {
+            Wall.bounds()
+        }
+        fn is_valid(&mut self, q: &[Real]) -> bool {
+            Wall.is_valid(q)
+        }
+        fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
+            self.0 += 1;
+            Wall.motion_valid(a, b)
+        }
+    }
+
+    #[test]
+    fn shortcutting_skips_known_blocked_pairs_with_the_same_result() {
+        let (mut all_plain, mut all_memo) = (0, 0);
+        for seed in 0..20 {
+            // A zigzag through the gap above the wall, with random waypoints on each side.
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut path: Vec<Vec<Real>> = (0..12)
+                .map(|k| {
+                    let x = if k < 6 {
+                        0.05 + 0.06 * k as Real
+                    } else {
+                        0.6 + 0.06 * (k - 6) as Real
+                    };
+                    vec![x, rng.random_range(0.0..1.0)]
+                })
+                .collect();
+            path.insert(6, vec![0.5, 0.9]);
+            let mut naive = path.clone();
+            let (mut plain_rng, mut memo_rng) = (rng.clone(), rng);
+            let mut plain_checks = 0;
+            for _ in 0..200 {
+                if naive.len() < 3 {
+                    break;
+                }
+                let x = plain_rng.random_range(0..naive.len() - 2);
+                let y = plain_rng.random_range(x + 2..naive.len());
+                plain_checks += 1;
+                if Wall.motion_valid(&naive[x], &naive[y]) {
+                    naive.drain(x + 1..y);
+                }
+            }
+            let mut counted = Counted(0);
+            shortcut(&mut path, &mut counted, &mut memo_rng, 200);
+            assert_eq!(path, naive, "seed {seed}");
+            assert!(
+                counted.0 <= plain_checks,
+                "seed {seed}: {} vs {plain_checks}",
+                counted.0
+            );
+            (all_plain, all_memo) = (all_plain + plain_checks, all_memo + counted.0);
+        }
+        assert!(2 * all_memo < all_plain, "{all_memo} vs {all_plain}");
     }
 }
