@@ -181,7 +181,8 @@ fn shortcut(
             path.drain(x + 1..y);
             let removed = y - x - 1;
             let renumber = |i: usize| if i >= y { i - removed } else { i };
-            blocked.retain(|&(p, q)| !(x < p && p < y) && !(x < q && q < y));
+            let removed_waypoint = |i: usize| x < i && i < y;
+            blocked.retain(|&(p, q)| !removed_waypoint(p) && !removed_waypoint(q));
             for pair in &mut blocked {
                 *pair = (renumber(pair.0), renumber(pair.1));
             }
