@@ -69,22 +69,35 @@ pub struct Plan {
     pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
 
+/// A tree of configurations, stored flat (node `i` at `coordinates[i·dof..(i+1)·dof]`) so
+/// that the nearest-node scan, linear in the nodes and run every extension, reads one
+/// contiguous array.
 struct Tree {
-    nodes: Vec<Vec<Real>>,
+    dof: usize,
+    coordinates: Vec<Real>,
     parents: Vec<usize>,
 }
 
 impl Tree {
-    fn new(root: Vec<Real>) -> Self {
+    fn new(root: &[Real]) -> Self {
         Self {
-            nodes: vec![root],
+            dof: root.len(),
+            coordinates: root.to_vec(),
             parents: vec![0],
         }
     }
 
+    fn len(&self) -> usize {
+        self.parents.len()
+    }
+
+    fn node(&self, i: usize) -> &[Real] {
+        &self.coordinates[i * self.dof..(i + 1) * self.dof]
+    }
+
     fn nearest(&self, q: &[Real]) -> usize {
         let mut best = (0, Real::INFINITY);
-        for (i, n) in self.nodes.iter().enumerate() {
+        for (i, n) in self.coordinates.chunks_exact(self.dof).enumerate() {
             let d = distance2(n, q);
             if d < best.1 {
                 best = (i, d);
@@ -93,18 +106,18 @@ impl Tree {
         best.0
     }
 
-    fn push(&mut self, q: Vec<Real>, parent: usize) -> usize {
-        self.nodes.push(q);
+    fn push(&mut self, q: &[Real], parent: usize) -> usize {
+        self.coordinates.extend_from_slice(q);
         self.parents.push(parent);
-        self.nodes.len() - 1
+        self.len() - 1
     }
 
     /// Root-to-node path.
     fn path_to(&self, mut i: usize) -> Vec<Vec<Real>> {
-        let mut out = vec![self.nodes[i].clone()];
+        let mut out = vec![self.node(i).to_vec()];
         while i != 0 {
             i = self.parents[i];
-            out.push(self.nodes[i].clone());
+            out.push(self.node(i).to_vec());
         }
         out.reverse();
         out
@@ -141,12 +154,12 @@ enum Extend {
 
 fn extend(tree: &mut Tree, validity: &mut impl Validity, target: &[Real], step: Real) -> Extend {
     let near = tree.nearest(target);
-    let q = steer(&tree.nodes[near], target, step);
-    if !validity.motion_valid(&tree.nodes[near], &q) {
+    let q = steer(tree.node(near), target, step);
+    if !validity.motion_valid(tree.node(near), &q) {
         return Extend::Trapped;
     }
     let reached = distance2(&q, target) == 0.0;
-    let i = tree.push(q, near);
+    let i = tree.push(&q, near);
     if reached {
         Extend::Reached(i)
     } else {
@@ -226,7 +239,7 @@ pub fn rrt_connect(
     }
     let bounds = validity.bounds();
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-    let mut trees = [Tree::new(start.to_vec()), Tree::new(goal.to_vec())];
+    let mut trees = [Tree::new(start), Tree::new(goal)];
     let mut from_start = true; // trees[0] grows from the start
     let mut joined: Option<(usize, usize)> = None;
     let mut iterations = 0;
@@ -238,7 +251,7 @@ pub fn rrt_connect(
             return Err(Error::Planning(format!(
                 "no path within {} iterations ({} tree nodes)",
                 settings.max_iterations,
-                trees[0].nodes.len() + trees[1].nodes.len()
+                trees[0].len() + trees[1].len()
             )));
         }
         if began.elapsed() > settings.time_limit {
@@ -258,7 +271,7 @@ pub fn rrt_connect(
             Extend::Reached(i) | Extend::Advanced(i) => Some(i),
         };
         if let Some(i) = new {
-            let target = a.nodes[i].clone();
+            let target = a.node(i).to_vec();
             loop {
                 match extend(b, validity, &target, settings.max_step) {
                     Extend::Advanced(_) => continue,
@@ -295,9 +308,7 @@ pub fn rrt_connect(
     let tree = if settings.record_tree {
         trees
             .iter()
-            .flat_map(|t| {
-                (1..t.nodes.len()).map(|i| (t.nodes[t.parents[i]].clone(), t.nodes[i].clone()))
-            })
+            .flat_map(|t| (1..t.len()).map(|i| (t.node(t.parents[i]).to_vec(), t.node(i).to_vec())))
             .collect()
     } else {
         Vec::new()
@@ -307,7 +318,7 @@ pub fn rrt_connect(
         length: length(&path),
         path,
         iterations,
-        tree_nodes: trees[0].nodes.len() + trees[1].nodes.len(),
+        tree_nodes: trees[0].len() + trees[1].len(),
         raw_length,
         seconds: began.elapsed().as_secs_f64(),
         search_seconds,
