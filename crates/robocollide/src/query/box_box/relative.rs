@@ -265,16 +265,17 @@ pub(super) fn certified_apart(
     if !(upper - lower <= tolerance && lower > floor) {
         return None;
     }
-    // Centred on the two points as [`centred`] does, in a's frame, where their direction
-    // is exact.
+    // Centred on the two points as [`centred`](super::centred) does (a's point moved half the
+    // bounds' difference towards b's, b's `lower` beyond it), the direction taken in a's
+    // frame, where it is exact.
     let normal = span / upper;
-    let middle = x + span * 0.5;
-    let half = normal * (0.5 * lower);
+    let point_a = a.to_world(&(x + normal * (0.5 * (upper - lower))));
+    let normal = a.direction_to_world(&normal);
     Some(Separation {
         distance: lower,
-        point_a: a.to_world(&(middle - half)),
-        point_b: a.to_world(&(middle + half)),
-        normal: a.direction_to_world(&normal),
+        point_a,
+        point_b: point_a + normal * lower,
+        normal,
     })
 }
 
