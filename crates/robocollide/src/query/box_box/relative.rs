@@ -171,19 +171,8 @@ impl Relative {
             )
     }
 
-    /// b's vertex (in a's frame) extreme along `−n` (`n` in a's frame).
-    fn b_support_against(&self, n: &Vector3) -> Vector3 {
-        let m = self.in_b_frame(n);
-        let w = Vector3::new(
-            pick(-m.x, self.hb.x),
-            pick(-m.y, self.hb.y),
-            pick(-m.z, self.hb.z),
-        );
-        self.b_point_in_a_frame(&w)
-    }
-
-    /// The boxes' gap along unit `n` (a's frame, from a to b): a lower bound on their
-    /// distance.
+    /// The boxes' gap along `n` (a's frame, from a to b) times `|n|`: for a unit `n`, a
+    /// lower bound on their distance.
     fn gap_along(&self, n: &Vector3) -> Real {
         let m = self.in_b_frame(n);
         self.t.dot(n) - self.ha.dot(&n.abs()) - self.hb.dot(&m.abs())
@@ -197,8 +186,11 @@ impl Relative {
         let a_vertex = Vector3::new(pick(n.x, ha.x), pick(n.y, ha.y), pick(n.z, ha.z));
         match best.kind {
             // b's vertex against a's face, clamped onto the solid a.
-            AxisKind::FaceOfA(_) => {
-                let v = self.b_support_against(n);
+            AxisKind::FaceOfA(i) => {
+                // n = ±eᵢ, which is ± row i of r in b's frame.
+                let m = self.r.row(i).transpose() * n[i];
+                let w = Vector3::new(pick(-m.x, hb.x), pick(-m.y, hb.y), pick(-m.z, hb.z));
+                let v = self.b_point_in_a_frame(&w);
                 (v.zip_map(ha, |x, h| x.clamp(-h, h)), v)
             }
             // a's vertex against b's face, clamped onto the solid b in b's frame.
@@ -257,10 +249,17 @@ pub(super) fn certified_apart(
     let floor = 1e-9 * magnitude;
     let span = y - x;
     let upper = span.norm();
+    let inverse = 1.0 / upper;
+    // The gap along the points' own direction from the gap along `span` (the gap is
+    // positively homogeneous in the direction): no division before the test.
     let lower = if upper - best.gap <= tolerance {
         best.gap
     } else {
-        relative.gap_along(&(span / upper))
+        let scaled = relative.gap_along(&span);
+        if !(upper * upper - scaled <= tolerance * upper) {
+            return None;
+        }
+        scaled * inverse
     };
     if !(upper - lower <= tolerance && lower > floor) {
         return None;
@@ -268,7 +267,7 @@ pub(super) fn certified_apart(
     // Centred on the two points as [`centred`](super::centred) does (a's point moved half the
     // bounds' difference towards b's, b's `lower` beyond it), the direction taken in a's
     // frame, where it is exact.
-    let normal = span / upper;
+    let normal = span * inverse;
     let point_a = a.to_world(&(x + normal * (0.5 * (upper - lower))));
     let normal = a.direction_to_world(&normal);
     Some(Separation {
