@@ -256,7 +256,8 @@ pub(super) fn certified_apart(
         best.gap
     } else {
         let scaled = relative.gap_along(&span);
-        if !(upper * upper - scaled <= tolerance * upper) {
+        // (NaN from a zero `upper` fails the test below.)
+        if upper * upper - scaled > tolerance * upper {
             return None;
         }
         scaled * inverse
