@@ -282,13 +282,28 @@ pub fn segment_segment(a: &Segment, b: &Segment) -> Separation {
     segment_segment_direct(a, b, magnitude)
 }
 
-/// [`segment_segment`] for magnitudes inside the safe range.
+/// [`segment_segment`] for magnitudes inside the safe range, measured in a canonical order
+/// ([`canonical_order`](super::canonical_order)) and flipped for the other, so that (a, b)
+/// and (b, a) agree exactly: two segments ~1e-14 of their magnitude apart were "touching" one
+/// way and 0.002 apart (at a magnitude of 1.4e11) the other (found by fuzzing).
 #[inline]
 pub(crate) fn segment_segment_direct(a: &Segment, b: &Segment, magnitude: Real) -> Separation {
-    let pair = closest_points(a, b);
-    Separation::between_points(pair.point_a, pair.point_b, magnitude, |d, noise| {
-        near_normal(d, noise, (pair.s, &a.direction()), (pair.t, &b.direction()))
-    })
+    let ends = |s: &Segment| {
+        let (p, q) = (s.a(), s.b());
+        [p.x, p.y, p.z, q.x, q.y, q.z]
+    };
+    let swap = super::canonical_order::precedes(ends(b), ends(a));
+    let (first, second) = if swap { (b, a) } else { (a, b) };
+    let pair = closest_points(first, second);
+    let found = Separation::between_points(pair.point_a, pair.point_b, magnitude, |d, noise| {
+        near_normal(
+            d,
+            noise,
+            (pair.s, &first.direction()),
+            (pair.t, &second.direction()),
+        )
+    });
+    if swap { found.flipped() } else { found }
 }
 
 #[cfg(test)]
