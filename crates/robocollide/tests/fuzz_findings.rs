@@ -93,6 +93,6 @@ fn regression_fuzz_session5_open_findings_box_and_cylinder_pairs() {
             failures.push(format!("{}: {e}", fields[0]));
         }
     }
-    assert_eq!(count, 55, "every recorded finding is replayed");
+    assert_eq!(count, 56, "every recorded finding is replayed");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -70,16 +70,27 @@ pub(crate) fn segment_box(s: &Segment, b: &OrientedBox, magnitude: Real) -> Sepa
     let distance = excess.norm();
     if distance > TOUCHING * magnitude {
         let mut normal = excess * (1.0 / distance);
-        if distance <= super::separation::CAREFUL * magnitude && closest.interior {
+        if distance <= super::separation::CAREFUL * magnitude {
             // Where the segment crosses a face plane, rounding in its parameter leaves a
             // component along the crossing axis in the excess, of the magnitude's rounding
             // unit: at a distance 2e-12 of the magnitude that tilted the normal 1.7e-5 rad
             // along the axis and put the capsule's grown witness inside it (found by
-            // fuzzing). At an interior point the true normal is perpendicular to the axis.
-            if let Some(across) = crate::math::try_normalize(&d).and_then(|u| {
-                crate::math::try_normalize(&crate::math::perpendicular_part(&excess, &u))
-            }) {
-                normal = across;
+            // fuzzing). At an interior point the true normal is perpendicular to the axis; at
+            // an end it cannot point back along the segment (the end would not be closest),
+            // which rounding also did: a huge capsule's end 5e-14 of the magnitude from a box
+            // 1e-27 of it, the normal 0.08° back, its grown witness 7e-8 of the magnitude
+            // inside the capsule (found by fuzzing). Either way, what is along the axis goes.
+            if let Some(u) = crate::math::try_normalize(&d) {
+                let along = excess.dot(&u);
+                let at_start = !closest.interior && closest.on_segment == p0;
+                let back =
+                    closest.interior || (at_start && along > 0.0) || (!at_start && along < 0.0);
+                if let Some(across) =
+                    crate::math::try_normalize(&crate::math::perpendicular_part(&excess, &u))
+                        .filter(|_| back)
+                {
+                    normal = across;
+                }
             }
         }
         return Separation {
