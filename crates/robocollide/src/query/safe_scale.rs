@@ -9,7 +9,8 @@
 //! magnitude near 1, the query runs there, and the answer is multiplied back by `2ᵉ`. Multiplying by a power of two is exact (short
 //! of the subnormal range, where only digits far below the magnitude's rounding unit are
 //! lost), so the scaled problem is the same problem; distances whose true value exceeds
-//! `f64::MAX` saturate there (still "apart", still finite).
+//! `f64::MAX` saturate there (still "apart", still finite), and so do witness coordinates that
+//! rounding carried beyond it.
 //!
 //! Inside the safe range the check is one comparison, so the common case pays nothing else.
 //! This protects against extreme *magnitudes*; extreme *ratios* within one pair (a segment
@@ -114,11 +115,19 @@ pub(crate) fn rescaled<A: Scalable, B: Scalable>(
     let up = (2.0 as Real).powi(exponent);
     let s = query(&a.scaled(down), &b.scaled(down));
     Separation {
-        distance: (s.distance * up).clamp(-Real::MAX, Real::MAX),
-        point_a: s.point_a.scaled(up),
-        point_b: s.point_b.scaled(up),
+        distance: saturated(s.distance * up),
+        point_a: s.point_a.scaled(up).map(saturated),
+        point_b: s.point_b.scaled(up).map(saturated),
         normal: s.normal,
     }
+}
+
+/// `x` within `±f64::MAX`: a distance whose true value exceeds it, or a witness coordinate
+/// that rounding in the scaled problem put a unit beyond it (a box centred at `−f64::MAX`
+/// has its near face within a rounding unit of it; found by fuzzing), saturates there, off
+/// by at most that rounding unit of the magnitude.
+fn saturated(x: Real) -> Real {
+    x.clamp(-Real::MAX, Real::MAX)
 }
 
 #[cfg(test)]
