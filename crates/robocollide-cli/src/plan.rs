@@ -54,6 +54,10 @@ pub struct PlanArgs {
     /// Largest tree edge (rad), in (0, 2π].
     #[arg(long, default_value_t = 0.3)]
     max_step: f64,
+    /// RRT-Connect's iteration limit, 1 to 10 000 000 (the time limit still applies). Default
+    /// 20 000; with --problems 1 000 000, VAMP's setting for MotionBenchMaker.
+    #[arg(long)]
+    max_iterations: Option<usize>,
     /// Required clearance at evaluated configurations (m), for every checked pair (self pairs
     /// included). Default 0: paths only avoid contact and may pass closer than the cell's
     /// threshold; the output says so.
@@ -115,6 +119,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
                 std::f64::consts::TAU,
                 "rad",
             )?,
+            max_iterations: max_iterations(args.max_iterations, PROBLEM_SET_ITERATIONS)?,
             seed: args.seed,
             json: args.json.as_deref(),
             no_plan: args.no_plan,
@@ -180,6 +185,10 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
     let mut validity = CellValidity::new(&cell, index, fixed.clone(), clearance, true)?;
     let settings = PlannerSettings {
         max_step,
+        max_iterations: max_iterations(
+            args.max_iterations,
+            PlannerSettings::default().max_iterations,
+        )?,
         seed: args.seed,
         time_limit: Duration::from_secs_f64(time_limit),
         ..Default::default()
@@ -326,4 +335,22 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The iteration limit of a problem set: VAMP's RRT-Connect setting for MotionBenchMaker
+/// (`vamp_rrtc_baseline_panda.json`, `settings.max_iterations`), so that a hard problem is not
+/// given up sooner than VAMP gives it up; the time limit still bounds each problem.
+const PROBLEM_SET_ITERATIONS: usize = 1_000_000;
+
+/// Most iterations `--max-iterations` accepts (a search's trees grow with its iterations; the
+/// time limit usually ends a long search first).
+const MAX_ITERATIONS: usize = 10_000_000;
+
+/// `--max-iterations`, or `default` without it; an error names a value out of range.
+fn max_iterations(given: Option<usize>, default: usize) -> Result<usize> {
+    match given {
+        None => Ok(default),
+        Some(n) if (1..=MAX_ITERATIONS).contains(&n) => Ok(n),
+        Some(n) => bail!("--max-iterations must be between 1 and {MAX_ITERATIONS}, got {n}"),
+    }
 }

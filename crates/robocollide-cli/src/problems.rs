@@ -42,6 +42,8 @@ pub struct ProblemRun<'a> {
     pub time_limit: f64,
     /// Largest tree edge (rad).
     pub max_step: f64,
+    /// RRT-Connect's iteration limit per problem.
+    pub max_iterations: usize,
     /// Random seed.
     pub seed: u64,
     /// Where to write the JSON report.
@@ -295,6 +297,9 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn stats(label: &str, mut ns: Vec<f64>) -> String {
+    if ns.is_empty() {
+        return format!("{label}: none solved");
+    }
     ns.sort_by(f64::total_cmp);
     let mean = ns.iter().sum::<f64>() / ns.len().max(1) as f64;
     format!(
@@ -450,6 +455,7 @@ fn solve(
         let mut validity = CellValidity::new(&cell, 0, p.start.clone(), 0.0, true)?;
         let settings = PlannerSettings {
             max_step: run.max_step,
+            max_iterations: run.max_iterations,
             seed: run.seed,
             time_limit: Duration::from_secs_f64(run.time_limit),
             ..Default::default()

@@ -83,6 +83,14 @@ fn regression_numeric_options_are_range_checked() {
             "--max-step must be between",
         ),
         (
+            &["plan", "--max-iterations", "0"][..],
+            "--max-iterations must be between 1 and 10000000, got 0",
+        ),
+        (
+            &["plan", "--max-iterations", "20000001"][..],
+            "--max-iterations must be between 1 and 10000000, got 20000001",
+        ),
+        (
             &["avoid", "--duration", "1e9"][..],
             "--duration must be between",
         ),

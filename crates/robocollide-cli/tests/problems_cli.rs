@@ -101,6 +101,42 @@ fn problems_are_planned_and_certified() {
 }
 
 #[test]
+fn the_iteration_limit_is_passed_to_every_problem() {
+    let report = std::env::temp_dir().join(format!("rc-iterations-{}.json", std::process::id()));
+    let report_text = report.to_string_lossy().into_owned();
+    let out = plan_problems(
+        &fixture("mbm_problems_subset.json"),
+        &[
+            "--family",
+            "bookshelf_small",
+            "--max-iterations",
+            "1",
+            "--json",
+            &report_text,
+        ],
+    );
+    let (stdout, stderr) = text(&out);
+    // Unsolved is not uncertified: the exit status is 0 (every returned path was certified).
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("bookshelf_small       2 problems,    2 valid,    0 solved and certified"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("robocollide search (every motion certified): none solved")
+            && !stdout.contains("NaN"),
+        "{stdout}"
+    );
+    let records: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    std::fs::remove_file(&report).ok();
+    for record in records.as_array().unwrap() {
+        let error = record["error"].as_str().unwrap_or_default();
+        assert!(error.contains("no path within 1 iterations"), "{record}");
+    }
+}
+
+#[test]
 fn bad_problem_files_and_arguments_are_named() {
     let out = plan_problems(&data("cells/ur5_irb120.toml"), &[]);
     let (_, stderr) = text(&out);
