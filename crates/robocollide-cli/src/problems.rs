@@ -301,7 +301,7 @@ fn stats(label: &str, mut ns: Vec<f64>) -> String {
         return format!("{label}: none solved");
     }
     ns.sort_by(f64::total_cmp);
-    let mean = ns.iter().sum::<f64>() / ns.len().max(1) as f64;
+    let mean = ns.iter().sum::<f64>() / ns.len() as f64;
     format!(
         "{label}: {} solved, median {:.1} µs, mean {:.1} µs, p95 {:.1} µs",
         ns.len(),

@@ -130,7 +130,9 @@ fn the_iteration_limit_is_passed_to_every_problem() {
     let records: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     std::fs::remove_file(&report).ok();
-    for record in records.as_array().unwrap() {
+    let records = records.as_array().unwrap();
+    assert_eq!(records.len(), 2, "{records:?}");
+    for record in records {
         let error = record["error"].as_str().unwrap_or_default();
         assert!(error.contains("no path within 1 iterations"), "{record}");
     }

@@ -83,11 +83,11 @@ pub(crate) fn segment_box(s: &Segment, b: &OrientedBox, magnitude: Real) -> Sepa
             if let Some(u) = crate::math::try_normalize(&d) {
                 let along = excess.dot(&u);
                 let at_start = !closest.interior && closest.on_segment == p0;
-                let back =
+                let axial_is_noise =
                     closest.interior || (at_start && along > 0.0) || (!at_start && along < 0.0);
                 if let Some(across) =
                     crate::math::try_normalize(&crate::math::perpendicular_part(&excess, &u))
-                        .filter(|_| back)
+                        .filter(|_| axial_is_noise)
                 {
                     normal = across;
                 }
