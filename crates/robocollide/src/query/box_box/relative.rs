@@ -23,8 +23,6 @@ use crate::query::Separation;
 pub(super) struct Relative {
     /// b's axes as columns, in a's frame (`AᵀB`).
     r: Matrix3,
-    /// `|r|` entrywise.
-    abs_r: Matrix3,
     /// b's centre in a's frame.
     t: Vector3,
     /// a's half-extents.
@@ -58,6 +56,15 @@ fn pick(x: Real, h: Real) -> Real {
     if x >= 0.0 { h } else { -h }
 }
 
+/// `|eᵢ × r_j|`. Entries of a rotation are at most 1, so the squares cannot overflow, and where
+/// they underflow the length is below the 1e-12 that drops the axis anyway (no `hypot`
+/// needed: it is a library call).
+#[inline(always)]
+fn edge_length(r: &Matrix3, i: usize, j: usize) -> Real {
+    let (p, q) = (r[((i + 1) % 3, j)], r[((i + 2) % 3, j)]);
+    (p * p + q * q).sqrt()
+}
+
 impl Relative {
     pub(super) fn new(a: &OrientedBox, b: &OrientedBox) -> Self {
         let (p, q) = (a.rotation(), b.rotation());
@@ -68,84 +75,97 @@ impl Relative {
         });
         Self {
             r,
-            abs_r: r.abs(),
             t: a.to_local(&b.center()),
             ha: a.half_extents(),
             hb: b.half_extents(),
         }
     }
 
-    /// The separating axis of largest gap among the fifteen. Each axis's projected radii need
-    /// only entries of `|r|` (Gottschalk, Lin & Manocha, *OBBTree*, SIGGRAPH 1996): for
-    /// `L = eᵢ × r_j`, `L · r_m = ±r_{i,l}` with `l` the index other than `j` and `m`.
+    /// The face normal (of either box) of largest gap, `(gap, index)`: index `2i` for a's
+    /// face `i`, `2i + 1` for b's (on a tie, the first).
+    #[inline(always)]
+    fn best_face(&self) -> (Real, usize) {
+        let (t, r, ha, hb) = (&self.t, &self.r, &self.ha, &self.hb);
+        let abs_r = r.abs();
+        let face_a = |i: usize| t[i].abs() - (ha[i] + hb.dot(&abs_r.row(i).transpose()));
+        let face_b = |i: usize| t.dot(&r.column(i)).abs() - (ha.dot(&abs_r.column(i)) + hb[i]);
+        let (mut best, mut k) = (face_a(0), 0);
+        for (index, gap) in [face_b(0), face_a(1), face_b(1), face_a(2), face_b(2)]
+            .into_iter()
+            .enumerate()
+        {
+            if gap > best {
+                (best, k) = (gap, index + 1);
+            }
+        }
+        (best, k)
+    }
+
+    /// The separating axis of largest gap among the fifteen, the best face normal
+    /// ([`Relative::best_face`]) and then the edge pairs'. Each axis's projected radii need only entries of `|r|`
+    /// (Gottschalk, Lin & Manocha, *OBBTree*, SIGGRAPH 1996): for `L = eᵢ × r_j`,
+    /// `L · r_m = ±r_{i,l}` with `l` the index other than `j` and `m`. Ties go to the first in
+    /// the order a's face `i`, b's face `i` (`i` = 0, 1, 2), then the edge pairs `(i, j)` row
+    /// by row.
     pub(super) fn best_axis(&self) -> BestAxis {
-        let (r, abs_r, t, ha, hb) = (&self.r, &self.abs_r, &self.t, &self.ha, &self.hb);
-        let mut best = BestAxis {
-            gap: Real::NEG_INFINITY,
-            local: Vector3::x(),
-            kind: AxisKind::FaceOfA(0),
-        };
-        let offer = |best: &mut BestAxis, gap: Real, along: Real, axis: Vector3, kind: AxisKind| {
-            if gap > best.gap {
-                let local = if along < 0.0 { -axis } else { axis };
-                *best = BestAxis { gap, local, kind };
+        let (mut best, mut k) = self.best_face();
+        self.offer_edge::<0, 0>(&mut best, &mut k);
+        self.offer_edge::<0, 1>(&mut best, &mut k);
+        self.offer_edge::<0, 2>(&mut best, &mut k);
+        self.offer_edge::<1, 0>(&mut best, &mut k);
+        self.offer_edge::<1, 1>(&mut best, &mut k);
+        self.offer_edge::<1, 2>(&mut best, &mut k);
+        self.offer_edge::<2, 0>(&mut best, &mut k);
+        self.offer_edge::<2, 1>(&mut best, &mut k);
+        self.offer_edge::<2, 2>(&mut best, &mut k);
+        self.axis(best, k)
+    }
+
+    /// The axis of index `k` (faces as in [`Relative::best_face`], then `6 + 3i + j` for
+    /// `eᵢ × r_j`), unit and pointing from a to b, with its gap.
+    #[inline(always)]
+    fn axis(&self, gap: Real, k: usize) -> BestAxis {
+        let r = &self.r;
+        let (axis, kind) = if k < 6 {
+            let i = k / 2;
+            if k % 2 == 0 {
+                (Vector3::ith(i, 1.0), AxisKind::FaceOfA(i))
+            } else {
+                (r.column(i).into_owned(), AxisKind::FaceOfB(i))
             }
-        };
-        for i in 0..3 {
-            let reach = ha[i] + hb.dot(&abs_r.row(i).transpose());
-            let kind = AxisKind::FaceOfA(i);
-            offer(
-                &mut best,
-                t[i].abs() - reach,
-                t[i],
-                Vector3::ith(i, 1.0),
-                kind,
-            );
-            let along = t.dot(&r.column(i));
-            let reach = ha.dot(&abs_r.column(i)) + hb[i];
-            let axis = r.column(i).into_owned();
-            offer(
-                &mut best,
-                along.abs() - reach,
-                along,
-                axis,
-                AxisKind::FaceOfB(i),
-            );
-        }
-        // |eᵢ × r_j| for all nine pairs first: independent square roots that pipeline. Entries
-        // of a rotation are at most 1, so the squares cannot overflow, and where they
-        // underflow the length is below the 1e-12 that drops the axis anyway (no `hypot`
-        // needed: it is a library call).
-        let lengths: [Real; 9] = std::array::from_fn(|k| {
-            let (i, j) = (k / 3, k % 3);
-            let (p, q) = (r[((i + 1) % 3, j)], r[((i + 2) % 3, j)]);
-            (p * p + q * q).sqrt()
-        });
-        for i in 0..3 {
+        } else {
+            let (i, j) = ((k - 6) / 3, (k - 6) % 3);
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for j in 0..3 {
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let length = lengths[3 * i + j];
-                if length <= 1e-12 {
-                    continue; // parallel edges: their facets are face normals' ones
-                }
-                let mut axis = Vector3::zeros();
-                axis[i1] = -r[(i2, j)];
-                axis[i2] = r[(i1, j)];
-                let along = t.dot(&axis);
-                let reach = ha[i1] * abs_r[(i2, j)]
-                    + ha[i2] * abs_r[(i1, j)]
-                    + hb[j1] * abs_r[(i, j2)]
-                    + hb[j2] * abs_r[(i, j1)];
-                // `gap > best` as `gap · length > best · length`: a division only for a new best.
-                let excess = along.abs() - reach;
-                if excess > best.gap * length {
-                    let gap = excess / length;
-                    offer(&mut best, gap, along, axis / length, AxisKind::Edges(i, j));
-                }
+            let mut axis = Vector3::zeros();
+            axis[i1] = -r[(i2, j)];
+            axis[i2] = r[(i1, j)];
+            (axis / edge_length(r, i, j), AxisKind::Edges(i, j))
+        };
+        let local = if self.t.dot(&axis) < 0.0 { -axis } else { axis };
+        BestAxis { gap, local, kind }
+    }
+
+    /// Offers the axis `eᵢ × r_j` (index `6 + 3I + J`) to the running best (skipped for
+    /// parallel edges, shorter than 1e-12: their facets are face normals' ones). Generic in `I`
+    /// and `J` so that every index is a constant.
+    #[inline(always)]
+    fn offer_edge<const I: usize, const J: usize>(&self, best: &mut Real, k: &mut usize) {
+        let (r, ha, hb) = (&self.r, &self.ha, &self.hb);
+        let (i1, i2) = ((I + 1) % 3, (I + 2) % 3);
+        let (j1, j2) = ((J + 1) % 3, (J + 2) % 3);
+        let length = edge_length(r, I, J);
+        let along = self.t[i2] * r[(i1, J)] - self.t[i1] * r[(i2, J)];
+        let reach = ha[i1] * r[(i2, J)].abs()
+            + ha[i2] * r[(i1, J)].abs()
+            + hb[j1] * r[(I, j2)].abs()
+            + hb[j2] * r[(I, j1)].abs();
+        let excess = along.abs() - reach;
+        if length > 1e-12 && excess > *best * length {
+            let gap = excess / length;
+            if gap > *best {
+                (*best, *k) = (gap, 6 + 3 * I + J);
             }
         }
-        best
     }
 
     /// A direction given in a's frame, in b's (`rᵀ v`), in scalars.
