@@ -20,7 +20,8 @@
 //! gap of their cores' bounding spheres when that gap already exceeds their motion bound (a
 //! lower bound certifies as well as the distance). Self pairs use the bound of their relative
 //! motion ([`MotionBound::self_pair`]), read from one table per robot and motion (each body's
-//! bound from every joint on its path, [`MotionBound`]'s suffix sums).
+//! bound from every joint on its path, [`MotionBound`]'s suffix sums, with lever arms measured
+//! at the posed end `qb`: see `RobotBound::posed_suffixes`).
 //!
 //! The answer is `false` for a motion in contact at an evaluated point, and for one that
 //! cannot be certified before the stretches shrink below `min_step` or the evaluation budget
