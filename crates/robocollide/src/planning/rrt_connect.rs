@@ -96,9 +96,36 @@ impl Tree {
     }
 
     fn nearest(&self, q: &[Real]) -> usize {
+        // Arms of six and seven joints get a scan with the length fixed at compile time
+        // (unrolled, no inner loop); the sums are accumulated as `distance2` does, so the
+        // winner is the same.
+        match self.dof {
+            6 => self.nearest_fixed::<6>(q),
+            7 => self.nearest_fixed::<7>(q),
+            _ => self.nearest_by(q, distance2),
+        }
+    }
+
+    fn nearest_fixed<const N: usize>(&self, q: &[Real]) -> usize {
+        let Ok(q) = <&[Real; N]>::try_from(q) else {
+            return self.nearest_by(q, distance2);
+        };
+        self.nearest_by(q, |node, q| {
+            let node: &[Real; N] = node.try_into().expect("nodes have N coordinates");
+            let mut d = 0.0;
+            for k in 0..N {
+                d += (node[k] - q[k]) * (node[k] - q[k]);
+            }
+            d
+        })
+    }
+
+    /// The first node of least `distance(node, q)`.
+    #[inline(always)]
+    fn nearest_by<Q: ?Sized>(&self, q: &Q, distance: impl Fn(&[Real], &Q) -> Real) -> usize {
         let mut best = (0, Real::INFINITY);
         for (i, n) in self.coordinates.chunks_exact(self.dof).enumerate() {
-            let d = distance2(n, q);
+            let d = distance(n, q);
             if d < best.1 {
                 best = (i, d);
             }
