@@ -101,6 +101,53 @@ fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
     }
 }
 
+/// The culled contact and closest-pair searches (link spheres against each obstacle's exact
+/// box or cylinder, sphere–solid kernels) against every pair's distance, on the Panda in one
+/// scene of each MotionBenchMaker family.
+#[test]
+fn the_culled_search_equals_brute_force_in_motionbenchmaker_scenes() {
+    let panda = root().join("data/robots/panda");
+    let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut distances = Vec::new();
+    let (mut contacts, mut free) = (0, 0);
+    for scene in common::MBM_FAMILIES {
+        let (_, cell) = CellSource::read(
+            &panda.join("panda_spherized.urdf"),
+            &CellOptions {
+                srdf: Some(panda.join("panda.srdf")),
+                scene: Some(scenes.join(format!("{scene}_scene0001.yaml"))),
+                cylinders_as_capsules: false,
+            },
+        )
+        .unwrap();
+        let mut checker = CellChecker::new(&cell, true);
+        let dof = cell.robots[0].model.dof();
+        let mut q: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
+        for _ in 0..150 {
+            for v in &mut q[..dof] {
+                *v = rng.random_range(-2.5..2.5);
+            }
+            checker.pose(&q);
+            checker.pair_distances(&mut distances);
+            let brute = distances.iter().copied().fold(f64::INFINITY, f64::min);
+            let closest = checker.closest().unwrap();
+            assert!(
+                (closest.distance - brute).abs() <= 1e-15,
+                "{scene} {q:?}: {} vs {brute}",
+                closest.distance
+            );
+            assert_eq!(checker.in_contact(), brute <= 0.0, "{scene} {q:?}");
+            if brute <= 0.0 {
+                contacts += 1;
+            } else {
+                free += 1;
+            }
+        }
+    }
+    assert!(contacts > 100 && free > 100, "{contacts} {free}");
+}
+
 #[test]
 fn contact_at_an_end_and_bad_input_are_not_free() {
     let cell = Cell::load(&root().join("data/cells/ur5_irb120.toml")).unwrap();

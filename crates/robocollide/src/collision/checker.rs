@@ -295,27 +295,9 @@ impl<'a> CellChecker<'a> {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (&self.pose.cores()[a], &self.pose.cores()[b]);
         if x.general || y.general {
-            // No witnesses needed. The planners' commonest general pairs, a sphere against a
-            // box or a cylinder, go straight to their kernel (no shapes copied).
-            let ball = |c: &super::core::Core| c.dd == 0.0 && !c.general;
-            let sphere_to_solid = |sphere: &super::core::Core, solid: usize| {
-                let s = crate::geom::Sphere::from_finite(sphere.start, sphere.radius);
-                match self.pose.solid(solid) {
-                    Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(&s, solid)),
-                    Some(Shape::Cylinder(solid)) => {
-                        Some(crate::query::sphere_cylinder_distance(&s, solid))
-                    }
-                    _ => None,
-                }
-            };
-            let direct = if ball(x) {
-                sphere_to_solid(x, b)
-            } else if ball(y) {
-                sphere_to_solid(y, a)
-            } else {
-                None
-            };
-            if let Some(d) = direct {
+            // No witnesses needed; a sphere against a box or a cylinder goes straight to its
+            // kernel.
+            if let Some(d) = self.pose.ball_solid_distance(a, b) {
                 return d;
             }
             return crate::query::shape_shape_distance(&self.pose.shape(a), &self.pose.shape(b));
@@ -432,17 +414,15 @@ impl<'a> CellChecker<'a> {
     /// for a group without a sphere).
     #[inline]
     pub(crate) fn group_body_gap(&self, g: usize, r: usize, b: usize) -> Real {
-        let (center, radius) = self.pose.group_sphere(g);
-        if !radius.is_finite() {
-            return Real::NEG_INFINITY;
-        }
         let flat = self.pose.flat_body(r, b);
-        let sphere = crate::geom::Sphere::from_finite(center, radius);
-        match self.pose.solid(flat) {
-            Some(Shape::Box(solid)) => crate::query::sphere_box_distance(&sphere, solid),
-            Some(Shape::Cylinder(solid)) => crate::query::sphere_cylinder_distance(&sphere, solid),
-            _ => sphere_gap((center, radius), self.pose.cores()[flat].bounding_sphere()),
-        }
+        self.pose
+            .group_sphere_solid_distance(g, flat)
+            .unwrap_or_else(|| {
+                sphere_gap(
+                    self.pose.group_sphere(g),
+                    self.pose.cores()[flat].bounding_sphere(),
+                )
+            })
     }
 
     /// A lower bound on the distance between body `b` of robot `r` and any body of group `g`

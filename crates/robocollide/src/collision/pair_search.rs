@@ -3,7 +3,9 @@
 //! Pairs are stored in *blocks*, one per pair of culling groups (a link's bodies, see
 //! [`CellPose`]); inside a block by kind — point–point, point–segment, segment–segment (closed
 //! forms on the posed cores), then any pair with a cylinder (full query). A block is skipped
-//! whole when its groups' bounding spheres are at least the current best apart; a
+//! whole when its groups' bounding spheres are at least the current best apart, or (a link's
+//! bodies against one box or cylinder) when the link's sphere is that far from the solid
+//! itself; a
 //! segment–segment or cylinder pair is skipped when its own bounding spheres are. Distances are
 //! compared before contact rounding (the caller rounds the winner).
 
@@ -53,6 +55,11 @@ struct Block {
     point_segment: Range<usize>,
     segment_segment: Range<usize>,
     with_general: Range<usize>,
+    /// When every pair of the block has one general body on one side (an obstacle against a
+    /// link's bodies): the other side's group and that body. The distance from the group's
+    /// bounding sphere to the body's box or cylinder bounds every pair's (a shelf's own
+    /// bounding sphere is most of the shelf).
+    solid_side: Option<(usize, usize)>,
 }
 
 /// Pair lists sorted for the search; see the module docs.
@@ -137,7 +144,21 @@ impl PairSearch {
                     grid[pose.member_of(a) * grid_width + pose.member_of(b)] = (a, b, k);
                 }
             }
+            // Do the block's pairs all share one general body outside group `other`?
+            let shared_solid = |other: usize| {
+                let mut bodies = order[start..end].iter().map(|&k| {
+                    let (a, b) = pairs[k];
+                    if pose.group_of(a) == other { b } else { a }
+                });
+                let first = bodies.next()?;
+                (kind[first] == CoreKind::General
+                    && pose.group_of(first) != other
+                    && bodies.all(|x| x == first))
+                .then_some((other, first))
+            };
+            let solid_side = shared_solid(groups.0).or_else(|| shared_solid(groups.1));
             search.blocks.push(Block {
+                solid_side,
                 groups,
                 members,
                 grid,
@@ -168,10 +189,16 @@ impl PairSearch {
             );
             (cb - ca).norm() - ra - rb
         };
-        let first = (0..self.blocks.len())
-            .map(|i| (gap(&self.blocks[i]), i))
-            .fold((Real::INFINITY, 0), |x, y| if y.0 < x.0 { y } else { x })
-            .1;
+        // (Not for a contact search: its best stays the tiny window until a contact ends it,
+        // so the order culls nothing more, and the extra pass costs a square root per block.)
+        let first = if stop_at_contact {
+            0
+        } else {
+            (0..self.blocks.len())
+                .map(|i| (gap(&self.blocks[i]), i))
+                .fold((Real::INFINITY, 0), |x, y| if y.0 < x.0 { y } else { x })
+                .1
+        };
         let order = std::iter::once(first).chain((0..self.blocks.len()).filter(|&i| i != first));
         for i in order.take(self.blocks.len()) {
             let block = &self.blocks[i];
@@ -182,6 +209,14 @@ impl PairSearch {
             let reach = best.distance + ra + rb;
             if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
                 continue;
+            }
+            if let Some((group, body)) = block.solid_side {
+                if pose
+                    .group_sphere_solid_distance(group, body)
+                    .is_some_and(|d| d >= best.distance)
+                {
+                    continue;
+                }
             }
             self.search_block(pose, block, &mut best);
             if stop_at_contact && best.distance <= 0.0 {
@@ -306,7 +341,9 @@ impl PairSearch {
             if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
-            let d = shape_shape_distance(&pose.shape(a), &pose.shape(b));
+            let d = pose
+                .ball_solid_distance(a, b)
+                .unwrap_or_else(|| shape_shape_distance(&pose.shape(a), &pose.shape(b)));
             if d < best.distance {
                 *best = Closest {
                     distance: d,

@@ -243,6 +243,48 @@ impl CellPose {
         self.solids[b].as_ref()
     }
 
+    /// The distance between flat bodies `a` and `b` straight from their posed kernels when
+    /// one is a sphere and the other a box or a cylinder (a planner's commonest general
+    /// pair: no shapes copied, no witnesses); `None` for any other pair.
+    #[inline]
+    pub(super) fn ball_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
+        let ball = |x: usize| {
+            let c = &self.cores[x];
+            (c.dd == 0.0 && !c.general).then(|| crate::geom::Sphere::from_finite(c.start, c.radius))
+        };
+        let (sphere, solid) = match (ball(a), ball(b)) {
+            (Some(s), _) => (s, b),
+            (None, Some(s)) => (s, a),
+            (None, None) => return None,
+        };
+        match self.solid(solid) {
+            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(&sphere, solid)),
+            Some(Shape::Cylinder(solid)) => {
+                Some(crate::query::sphere_cylinder_distance(&sphere, solid))
+            }
+            _ => None,
+        }
+    }
+
+    /// A lower bound on the distance between any body of group `g` and flat body `b`: the
+    /// distance from the group's bounding sphere to `b`'s box or cylinder; `None` for another
+    /// shape, `−∞` for a group without a sphere.
+    #[inline]
+    pub(super) fn group_sphere_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
+        let (center, radius) = self.group_sphere(g);
+        if !radius.is_finite() {
+            return Some(Real::NEG_INFINITY);
+        }
+        let sphere = crate::geom::Sphere::from_finite(center, radius);
+        match self.solid(b) {
+            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(&sphere, solid)),
+            Some(Shape::Cylinder(solid)) => {
+                Some(crate::query::sphere_cylinder_distance(&sphere, solid))
+            }
+            _ => None,
+        }
+    }
+
     /// World shape of flat body `b` at the last posed configuration.
     pub(super) fn shape(&self, b: usize) -> Shape {
         self.solids[b].unwrap_or_else(|| self.cores[b].shape())
