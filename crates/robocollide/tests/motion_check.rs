@@ -68,6 +68,22 @@ fn agree(cell: &Cell, spread: f64, step: f64, count: usize, seed: u64) -> (usize
     (free, blocked)
 }
 
+/// The Panda (VAMP's spheres, MoveIt's SRDF) in scene 0001 of MotionBenchMaker family `scene`.
+fn panda_in_scene(scene: &str) -> Cell {
+    let panda = root().join("data/robots/panda");
+    let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
+    let (_, cell) = CellSource::read(
+        &panda.join("panda_spherized.urdf"),
+        &CellOptions {
+            srdf: Some(panda.join("panda.srdf")),
+            scene: Some(scenes.join(format!("{scene}_scene0001.yaml"))),
+            cylinders_as_capsules: false,
+        },
+    )
+    .unwrap();
+    cell
+}
+
 #[test]
 fn the_demo_cell_motions_certified_free_are_free() {
     let cell = Cell::load(&root().join("data/cells/ur5_irb120.toml")).unwrap();
@@ -78,18 +94,8 @@ fn the_demo_cell_motions_certified_free_are_free() {
 
 #[test]
 fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
-    let panda = root().join("data/robots/panda");
-    let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
     for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
-        let (_, cell) = CellSource::read(
-            &panda.join("panda_spherized.urdf"),
-            &CellOptions {
-                srdf: Some(panda.join("panda.srdf")),
-                scene: Some(scenes.join(format!("{scene}_scene0001.yaml"))),
-                cylinders_as_capsules: false,
-            },
-        )
-        .unwrap();
+        let cell = panda_in_scene(scene);
         // Long motions, and a planner's short steps (more of them near obstacles free).
         for (step, seed) in [(0.8, 10), (0.15, 20)] {
             let (free, blocked) = agree(&cell, 2.5, step, 120, seed + k as u64);
@@ -106,21 +112,11 @@ fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
 /// scene of each MotionBenchMaker family.
 #[test]
 fn the_culled_search_equals_brute_force_in_motionbenchmaker_scenes() {
-    let panda = root().join("data/robots/panda");
-    let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut distances = Vec::new();
     let (mut contacts, mut free) = (0, 0);
     for scene in common::MBM_FAMILIES {
-        let (_, cell) = CellSource::read(
-            &panda.join("panda_spherized.urdf"),
-            &CellOptions {
-                srdf: Some(panda.join("panda.srdf")),
-                scene: Some(scenes.join(format!("{scene}_scene0001.yaml"))),
-                cylinders_as_capsules: false,
-            },
-        )
-        .unwrap();
+        let cell = panda_in_scene(scene);
         let mut checker = CellChecker::new(&cell, true);
         let dof = cell.robots[0].model.dof();
         let mut q: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
