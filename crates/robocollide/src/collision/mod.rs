@@ -11,6 +11,7 @@ mod checker;
 mod core;
 mod motion_bound;
 mod motion_check;
+mod pair_bounds;
 mod pair_search;
 mod pose;
 mod report;

@@ -30,7 +30,8 @@
 use std::ops::Range;
 
 use super::checker::CellChecker;
-use super::motion_bound::{MotionBound, PairBounds};
+use super::motion_bound::MotionBound;
+use super::pair_bounds::PairBounds;
 use crate::math::Real;
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).

@@ -15,7 +15,10 @@ use crate::robot::{Anchor, Body, BodyShape, Cell};
 /// Link frames and body cores of every robot of a cell at the last posed configuration.
 #[derive(Debug, Clone)]
 pub struct CellPose {
-    frames: Vec<Vec<Frame>>,
+    /// The last posed configuration.
+    posed: Posed,
+    /// The one before it (see [`CellPose::pose`]).
+    previous: Posed,
     /// Per robot, how many joints (in topological order) posing must evaluate.
     joints_needed: Vec<usize>,
     /// Start of each robot's values in `q` (one more entry: the total).
@@ -24,10 +27,6 @@ pub struct CellPose {
     first_body: Vec<usize>,
     /// Per body (flat), its core's length terms when they do not depend on the joints.
     fixed_lengths: Vec<Option<CoreLength>>,
-    cores: Vec<Core>,
-    /// Per body (flat), the posed box, half-space or cylinder (`None` for the other kinds,
-    /// which their core describes).
-    solids: Vec<Option<Shape>>,
     /// Robots without joints (static scenes, the world's obstacles): posed once, at creation.
     fixed: Vec<bool>,
     /// Whether the cell has obstacles (bodies of a robot without joints) worth culling a
@@ -36,12 +35,23 @@ pub struct CellPose {
     world_to_cull: bool,
     /// Culling groups (see [`CellPose::group_of`]) and their world bounding spheres.
     groups: Vec<Group>,
-    group_spheres: Vec<(Point3, Real)>,
     /// Per body (flat), its group and its index among the group's bodies.
     body_group: Vec<usize>,
     body_member: Vec<usize>,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
+}
+
+/// Everything posing writes: link frames, body cores and solids, group spheres, and per robot
+/// the values it was posed at.
+#[derive(Debug, Clone)]
+struct Posed {
+    frames: Vec<Vec<Frame>>,
+    cores: Vec<Core>,
+    /// Per body (flat), the posed box, half-space or cylinder (`None` for the other kinds,
+    /// which their core describes).
+    solids: Vec<Option<Shape>>,
+    group_spheres: Vec<(Point3, Real)>,
     /// Per robot, the values it was last posed at (empty: not posed yet): a robot whose
     /// values are bit for bit the same is not posed again (a planner moves one robot of a
     /// cell; the others stand).
@@ -85,23 +95,11 @@ impl CellPose {
                     .unwrap_or(0)
             })
             .collect();
-        let mut pose = Self {
-            solids: vec![None; first_body[first_body.len() - 1]],
-            fixed: cell.robots.iter().map(|r| r.model.dof() == 0).collect(),
-            world_to_cull: cell
-                .robots
-                .iter()
-                .any(|r| r.model.dof() == 0 && !r.model.bodies.is_empty()),
+        let posed = Posed {
             frames: cell
                 .robots
                 .iter()
                 .map(|r| vec![Frame::IDENTITY; r.model.tree().links().len()])
-                .collect(),
-            joints_needed,
-            fixed_lengths: cell
-                .robots
-                .iter()
-                .flat_map(|r| r.model.bodies.iter().map(|b| invariant_length(&r.model, b)))
                 .collect(),
             // Spheres keep everything but their centre from pose to pose.
             cores: cell
@@ -114,12 +112,28 @@ impl CellPose {
                         .map(|b| Core::point(Point3::origin(), b.radius()))
                 })
                 .collect(),
+            solids: vec![None; first_body[first_body.len() - 1]],
+            group_spheres,
+            posed_at: vec![Vec::new(); cell.robots.len()],
+        };
+        let mut pose = Self {
+            previous: posed.clone(),
+            posed,
+            fixed: cell.robots.iter().map(|r| r.model.dof() == 0).collect(),
+            world_to_cull: cell
+                .robots
+                .iter()
+                .any(|r| r.model.dof() == 0 && !r.model.bodies.is_empty()),
+            joints_needed,
+            fixed_lengths: cell
+                .robots
+                .iter()
+                .flat_map(|r| r.model.bodies.iter().map(|b| invariant_length(&r.model, b)))
+                .collect(),
             offsets,
             first_body,
             scratch: Vec::new(),
-            posed_at: vec![Vec::new(); cell.robots.len()],
             groups,
-            group_spheres,
             body_group,
             body_member,
         };
@@ -129,27 +143,34 @@ impl CellPose {
             }
         }
         pose.place_groups(None);
+        // Both buffers hold the robots without joints (posed once, here).
+        pose.previous = pose.posed.clone();
         pose
     }
 
     /// Poses every robot of `cell` (the cell this pose was built for) at `q`; `q` is not
     /// validated (see [`CellChecker::validate`](super::CellChecker::validate)).
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
-        for r in 0..cell.robots.len() {
-            if !self.fixed[r] {
-                let qr = &q[self.offsets[r]..self.offsets[r + 1]];
-                let same = |last: &[Real]| {
-                    last.len() == qr.len()
-                        && last.iter().zip(qr).all(|(x, y)| x.to_bits() == y.to_bits())
-                };
-                if same(&self.posed_at[r]) {
-                    continue;
-                }
-                self.pose_robot(cell, r, qr);
-                self.posed_at[r].clear();
-                self.posed_at[r].extend_from_slice(qr);
-                self.place_groups(Some(r));
+        let robots = 0..cell.robots.len();
+        let robot_q = |r: usize| &q[self.offsets[r]..self.offsets[r + 1]];
+        if robots
+            .clone()
+            .all(|r| self.fixed[r] || same_values(&self.posed.posed_at[r], robot_q(r)))
+        {
+            return;
+        }
+        // The previous pose becomes the one to update: a planner going back to where it just
+        // was (a motion check's end, then its start, then its end again) finds it posed.
+        std::mem::swap(&mut self.posed, &mut self.previous);
+        for r in robots {
+            let qr = &q[self.offsets[r]..self.offsets[r + 1]];
+            if self.fixed[r] || same_values(&self.posed.posed_at[r], qr) {
+                continue;
             }
+            self.pose_robot(cell, r, qr);
+            self.posed.posed_at[r].clear();
+            self.posed.posed_at[r].extend_from_slice(qr);
+            self.place_groups(Some(r));
         }
     }
 
@@ -158,18 +179,18 @@ impl CellPose {
     /// sphere around its posed cores' bounding spheres, recomputed at every pose (so that a
     /// whole robot of DH capsules can still be culled against a far obstacle).
     fn place_groups(&mut self, only: Option<usize>) {
-        for (sphere, group) in self.group_spheres.iter_mut().zip(&self.groups) {
+        for (sphere, group) in self.posed.group_spheres.iter_mut().zip(&self.groups) {
             if only.is_some_and(|r| r != group.robot) {
                 continue;
             }
             *sphere = match group.link {
                 Some(link) => {
-                    let frame = &self.frames[group.robot][link];
+                    let frame = &self.posed.frames[group.robot][link];
                     (frame.apply(&group.center), group.radius)
                 }
                 None if self.world_to_cull => {
-                    let cores =
-                        &self.cores[self.first_body[group.robot]..self.first_body[group.robot + 1]];
+                    let cores = &self.posed.cores
+                        [self.first_body[group.robot]..self.first_body[group.robot + 1]];
                     enclosing_sphere(cores)
                 }
                 None => (Point3::origin(), Real::INFINITY),
@@ -180,7 +201,7 @@ impl CellPose {
     /// Poses robot `r` at its values `qr`: link frames, then its bodies' cores and solids.
     fn pose_robot(&mut self, cell: &Cell, r: usize, qr: &[Real]) {
         let robot = &cell.robots[r];
-        let frames = &mut self.frames[r];
+        let frames = &mut self.posed.frames[r];
         robot.model.forward_kinematics().forward_prefix_into(
             qr,
             self.joints_needed[r],
@@ -203,7 +224,7 @@ impl CellPose {
             .bodies
             .iter()
             .zip(lengths)
-            .zip(&mut self.cores[first..])
+            .zip(&mut self.posed.cores[first..])
             .enumerate()
         {
             match &body.shape {
@@ -217,7 +238,7 @@ impl CellPose {
                     // Kept whole too, so that queries need not rebuild it (a cylinder derives
                     // its unit axis and length: ~5 % of a planner's time did). A zero-length
                     // axis stays a sphere, as the core says.
-                    self.solids[first + i] = ((pb - pa).norm_squared() > 0.0).then(|| {
+                    self.posed.solids[first + i] = ((pb - pa).norm_squared() > 0.0).then(|| {
                         Shape::Cylinder(crate::geom::Cylinder::from_axis(
                             crate::geom::Segment::from_finite(pa, pb),
                             *radius,
@@ -230,7 +251,7 @@ impl CellPose {
                     let reach = body.reach();
                     let radius = if reach.is_finite() { reach } else { 0.0 };
                     *core = Core::solid(world(center), radius, reach);
-                    self.solids[first + i] = Some(body.world_shape(frames));
+                    self.posed.solids[first + i] = Some(body.world_shape(frames));
                 }
             }
         }
@@ -240,7 +261,7 @@ impl CellPose {
     /// capsules, which their core describes), without copying it.
     #[inline]
     pub(super) fn solid(&self, b: usize) -> Option<&Shape> {
-        self.solids[b].as_ref()
+        self.posed.solids[b].as_ref()
     }
 
     /// The distance between flat bodies `a` and `b` straight from their posed kernels when
@@ -249,7 +270,7 @@ impl CellPose {
     #[inline]
     pub(super) fn ball_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
         let ball = |x: usize| {
-            let c = &self.cores[x];
+            let c = &self.posed.cores[x];
             (c.dd == 0.0 && !c.general).then(|| crate::geom::Sphere::from_finite(c.start, c.radius))
         };
         let (sphere, solid) = match (ball(a), ball(b)) {
@@ -287,13 +308,13 @@ impl CellPose {
 
     /// World shape of flat body `b` at the last posed configuration.
     pub(super) fn shape(&self, b: usize) -> Shape {
-        self.solids[b].unwrap_or_else(|| self.cores[b].shape())
+        self.posed.solids[b].unwrap_or_else(|| self.posed.cores[b].shape())
     }
 
     /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
     pub(super) fn magnitude(&self) -> Real {
         let mut magnitude: Real = 0.0;
-        for (sphere, group) in self.group_spheres.iter().zip(&self.groups) {
+        for (sphere, group) in self.posed.group_spheres.iter().zip(&self.groups) {
             if group.link.is_some() && group.radius.is_finite() {
                 magnitude = magnitude.max(sphere.0.coords.amax() + sphere.1);
             } else {
@@ -301,7 +322,7 @@ impl CellPose {
                     self.first_body[group.robot],
                     self.first_body[group.robot + 1],
                 );
-                magnitude = self.cores[first..end]
+                magnitude = self.posed.cores[first..end]
                     .iter()
                     .map(Core::magnitude)
                     .fold(magnitude, Real::max);
@@ -329,13 +350,13 @@ impl CellPose {
 
     /// World bounding sphere of group `g` (infinite radius: never culled).
     pub(super) fn group_sphere(&self, g: usize) -> (Point3, Real) {
-        self.group_spheres[g]
+        self.posed.group_spheres[g]
     }
 
     /// Link frames of robot `r` at the last posed configuration (links beyond the last body
     /// are not updated).
     pub fn frames(&self, r: usize) -> &[Frame] {
-        &self.frames[r]
+        &self.posed.frames[r]
     }
 
     /// The slice of `q` (all robots concatenated) that belongs to robot `r`.
@@ -355,8 +376,17 @@ impl CellPose {
 
     /// The posed cores, flat.
     pub(super) fn cores(&self) -> &[Core] {
-        &self.cores
+        &self.posed.cores
     }
+}
+
+/// Whether a robot's last posed values are `values`, bit for bit.
+fn same_values(last: &[Real], values: &[Real]) -> bool {
+    last.len() == values.len()
+        && last
+            .iter()
+            .zip(values)
+            .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// A sphere enclosing the bounding spheres of `cores`: around their bounding box, whose
@@ -474,8 +504,8 @@ fn culling_groups(cell: &Cell) -> (Vec<Group>, Vec<usize>) {
 mod tests {
     use super::*;
 
-    /// Skipping robots whose values did not change leaves every body where a fresh pose puts
-    /// it, whichever robots move in between.
+    /// Skipping robots whose values did not change, and going back to the previous pose,
+    /// leave every body where a fresh pose puts it, whichever robots move in between.
     #[test]
     fn posing_again_skips_only_robots_that_stand() {
         let cell = Cell::shipped_demo();
@@ -484,14 +514,27 @@ mod tests {
         let mut reused = CellPose::new(&cell);
         let (q1, mut q2) = (q(0.1), q(0.1));
         q2[0] += 0.5; // the first robot moves, the second stands
-        for target in [&q1, &q2, &q(0.9), &q1, &q1, &q2] {
+        // Back and forth too: the previous pose is swapped back in rather than recomputed.
+        for target in [
+            &q1,
+            &q2,
+            &q(0.9),
+            &q1,
+            &q1,
+            &q2,
+            &q1,
+            &q2,
+            &q(0.9),
+            &q2,
+            &q1,
+        ] {
             reused.pose(&cell, target);
             let mut fresh = CellPose::new(&cell);
             fresh.pose(&cell, target);
-            for b in 0..reused.cores.len() {
+            for b in 0..reused.posed.cores.len() {
                 assert_eq!(reused.shape(b), fresh.shape(b));
             }
-            assert_eq!(reused.group_spheres, fresh.group_spheres);
+            assert_eq!(reused.posed.group_spheres, fresh.posed.group_spheres);
         }
     }
 }
