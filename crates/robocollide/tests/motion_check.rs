@@ -157,3 +157,62 @@ fn contact_at_an_end_and_bad_input_are_not_free() {
     assert!(!motion.free(&mut checker, &home, &nan, 1e-6));
     assert!(!motion.free(&mut checker, &home, &home[..5], 1e-6));
 }
+
+/// The case a certificate can get wrong: both ends free, contact only in between (a link
+/// through a shelf's board, an arm through itself). In one scene of each MotionBenchMaker
+/// family, random motions with free ends (joints moving up to 0.8 rad, and up to 0.2, a
+/// planner's step) are drawn until 25 (short: 10, they are rarer) are found that the
+/// guaranteed sweep finds in contact; the motion check must call every one of them blocked.
+#[test]
+fn contact_only_between_free_ends_is_never_free() {
+    for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
+        for (step, wanted) in [(0.8, 25), (0.2, 10)] {
+            contact_only_inside(scene, step, wanted, 30 + k as u64);
+        }
+    }
+}
+
+/// Checks `wanted` random motions of `scene` (joints moving up to `step`) with free ends and
+/// contact inside.
+fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64) {
+    let cell = panda_in_scene(scene);
+    let mut checker = CellChecker::new(&cell, true);
+    let mut motion = MotionCheck::new(&checker);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let dof = cell.robots[0].model.dof();
+    let mut qa: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
+    let mut qb = qa.clone();
+    let mut found = 0;
+    for _ in 0..40_000 {
+        for j in 0..dof {
+            qa[j] = rng.random_range(-2.5..2.5);
+            qb[j] = qa[j] + rng.random_range(-step..step);
+        }
+        let free_at = |checker: &mut CellChecker, q: &[f64]| {
+            checker.pose(q);
+            !checker.in_contact()
+        };
+        if !free_at(&mut checker, &qa) || !free_at(&mut checker, &qb) {
+            continue;
+        }
+        let trajectory =
+            Trajectory::new(vec![], vec![0.0, 1.0], vec![qa.clone(), qb.clone()]).unwrap();
+        let mode = SweepMode::Guaranteed { min_interval: 1e-6 };
+        let report = sweep(&mut checker, &trajectory, mode, |_, _| {}).unwrap();
+        if report.first_collision.is_none() {
+            continue;
+        }
+        assert!(
+            !motion.free(&mut checker, &qa, &qb, 1e-6),
+            "{scene}, steps of {step}: free, but the sweep finds contact inside: {qa:?} → {qb:?}"
+        );
+        found += 1;
+        if found == wanted {
+            break;
+        }
+    }
+    assert_eq!(
+        found, wanted,
+        "{scene}, steps of {step}: too few with contact only inside"
+    );
+}

@@ -54,12 +54,16 @@ struct Block {
 }
 
 impl Block {
-    /// A lower bound on the distance of every pair of the block at the posed configuration.
+    /// A lower bound on the distance of every pair of the block at the posed configuration,
+    /// the groups' spheres' gap unless `enough` says it does not suffice: then, for a link
+    /// against an obstacle, the link's sphere's distance to the obstacle itself (a box or
+    /// cylinder query instead of two spheres' gap).
     #[inline]
-    fn gap(&self, checker: &CellChecker<'_>) -> Real {
+    fn gap(&self, checker: &CellChecker<'_>, enough: impl Fn(Real) -> bool) -> Real {
+        let spheres = checker.group_gap(self.groups.0, self.groups.1);
         match self.obstacle {
-            Some((group, (r, b))) => checker.group_body_gap(group, r, b),
-            None => checker.group_gap(self.groups.0, self.groups.1),
+            Some((group, (r, b))) if !enough(spheres) => checker.group_body_gap(group, r, b),
+            _ => spheres,
         }
     }
 }
@@ -251,8 +255,10 @@ impl MotionCheck {
         self.set_motion_bounds(checker, qa, qb);
         // Whole blocks next: their groups' gaps at both ends against the block's bound.
         self.gaps_b.clear();
-        self.gaps_b
-            .extend(self.blocks.iter().map(|b| b.gap(checker)));
+        for block in &self.blocks {
+            let bound = self.block_bound(block);
+            self.gaps_b.push(block.gap(checker, |gap| gap > bound));
+        }
         checker.pose(qa);
         self.open_blocks.clear();
         for (i, block) in self.blocks.iter().enumerate() {
@@ -262,7 +268,7 @@ impl MotionCheck {
             if gap_b > bound {
                 continue;
             }
-            let gap_a = block.gap(checker);
+            let gap_a = block.gap(checker, |gap| certified(gap, gap_b, bound));
             if !certified(gap_a, gap_b, bound) {
                 self.open_blocks.push(i);
             }
