@@ -69,22 +69,32 @@ pub struct Plan {
     pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
 
-/// A tree of configurations, stored flat (node `i` at `coordinates[i·dof..(i+1)·dof]`) so
-/// that the nearest-node scan, linear in the nodes and run every extension, reads one
-/// contiguous array.
+/// Nodes per block of [`Tree::lanes`].
+const LANES: usize = 8;
+
+/// A tree of configurations, stored flat (node `i` at `coordinates[i·dof..(i+1)·dof]`), and
+/// again by blocks of [`LANES`] nodes with each joint's values side by side, so that the
+/// nearest-node scan, linear in the nodes and run every extension, measures a block's nodes
+/// together (one vector operation per joint for several nodes).
 struct Tree {
     dof: usize,
     coordinates: Vec<Real>,
+    /// Block `b`, joint `k`, node `b·LANES + l` at `((b·dof) + k)·LANES + l`; the last
+    /// block's unused lanes hold zeros.
+    lanes: Vec<Real>,
     parents: Vec<usize>,
 }
 
 impl Tree {
     fn new(root: &[Real]) -> Self {
-        Self {
+        let mut tree = Self {
             dof: root.len(),
-            coordinates: root.to_vec(),
-            parents: vec![0],
-        }
+            coordinates: Vec::new(),
+            lanes: Vec::new(),
+            parents: Vec::new(),
+        };
+        tree.push(root, 0);
+        tree
     }
 
     fn len(&self) -> usize {
@@ -95,48 +105,42 @@ impl Tree {
         &self.coordinates[i * self.dof..(i + 1) * self.dof]
     }
 
+    /// The first node of least squared distance to `q`, the sum over joints taken in joint
+    /// order as [`distance2`] does (so that the winner is the one a plain scan picks).
     fn nearest(&self, q: &[Real]) -> usize {
-        // Arms of six and seven joints get a scan with the length fixed at compile time
-        // (unrolled, no inner loop); the sums are accumulated as `distance2` does, so the
-        // winner is the same.
-        match self.dof {
-            6 => self.nearest_fixed::<6>(q),
-            7 => self.nearest_fixed::<7>(q),
-            _ => self.nearest_by(q, distance2),
-        }
-    }
-
-    fn nearest_fixed<const N: usize>(&self, q: &[Real]) -> usize {
-        let Ok(q) = <&[Real; N]>::try_from(q) else {
-            return self.nearest_by(q, distance2);
-        };
-        self.nearest_by(q, |node, q| {
-            let node: &[Real; N] = node.try_into().expect("nodes have N coordinates");
-            let mut d = 0.0;
-            for k in 0..N {
-                d += (node[k] - q[k]) * (node[k] - q[k]);
-            }
-            d
-        })
-    }
-
-    /// The first node of least `distance(node, q)`.
-    #[inline(always)]
-    fn nearest_by<Q: ?Sized>(&self, q: &Q, distance: impl Fn(&[Real], &Q) -> Real) -> usize {
         let mut best = (0, Real::INFINITY);
-        for (i, n) in self.coordinates.chunks_exact(self.dof).enumerate() {
-            let d = distance(n, q);
-            if d < best.1 {
-                best = (i, d);
+        if q.len() != self.dof || self.dof == 0 {
+            return 0;
+        }
+        for (b, block) in self.lanes.chunks_exact(self.dof * LANES).enumerate() {
+            let mut d = [0.0; LANES];
+            for (values, &qk) in block.as_chunks::<LANES>().0.iter().zip(q) {
+                for l in 0..LANES {
+                    d[l] += (values[l] - qk) * (values[l] - qk);
+                }
+            }
+            let used = (self.len() - b * LANES).min(LANES);
+            for (l, &dl) in d[..used].iter().enumerate() {
+                if dl < best.1 {
+                    best = (b * LANES + l, dl);
+                }
             }
         }
         best.0
     }
 
     fn push(&mut self, q: &[Real], parent: usize) -> usize {
+        let i = self.len();
+        if i % LANES == 0 {
+            self.lanes.resize(self.lanes.len() + self.dof * LANES, 0.0);
+        }
+        let block = (i / LANES) * self.dof * LANES;
+        for (k, &v) in q.iter().enumerate() {
+            self.lanes[block + k * LANES + i % LANES] = v;
+        }
         self.coordinates.extend_from_slice(q);
         self.parents.push(parent);
-        self.len() - 1
+        i
     }
 
     /// Root-to-node path.
@@ -355,6 +359,38 @@ pub fn rrt_connect(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The blocked scan picks the first node of least `distance2`, as a plain scan does: trees
+    /// of every size around the block length, coordinates on a coarse grid (many ties), and a
+    /// query equal to a node.
+    #[test]
+    fn nearest_is_the_first_node_of_least_distance() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for dof in [1, 2, 6, 7, 9] {
+            let mut grid = |rng: &mut ChaCha8Rng| -> Vec<Real> {
+                (0..dof)
+                    .map(|_| Real::from(rng.random_range(-2i8..=2)) * 0.5)
+                    .collect()
+            };
+            let mut tree = Tree::new(&grid(&mut rng));
+            for n in 1..40 {
+                for _ in 0..20 {
+                    let q = if n % 5 == 0 {
+                        tree.node(n / 2).to_vec()
+                    } else {
+                        grid(&mut rng)
+                    };
+                    let plain = (0..tree.len())
+                        .min_by(|&i, &j| {
+                            distance2(tree.node(i), &q).total_cmp(&distance2(tree.node(j), &q))
+                        })
+                        .unwrap();
+                    assert_eq!(tree.nearest(&q), plain, "dof {dof}, {n} nodes, {q:?}");
+                }
+                tree.push(&grid(&mut rng), n - 1);
+            }
+        }
+    }
 
     /// A 2-D point robot in the unit square with a wall `x ∈ [0.45, 0.55], y < 0.8`.
     struct Wall;
