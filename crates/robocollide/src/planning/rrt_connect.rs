@@ -114,7 +114,8 @@ impl Tree {
         }
         for (b, block) in self.lanes.chunks_exact(self.dof * LANES).enumerate() {
             let mut d = [0.0; LANES];
-            for (values, &qk) in block.as_chunks::<LANES>().0.iter().zip(q) {
+            for (values, &qk) in block.chunks_exact(LANES).zip(q) {
+                let values: &[Real; LANES] = values.try_into().expect("blocks of LANES");
                 for l in 0..LANES {
                     d[l] += (values[l] - qk) * (values[l] - qk);
                 }
@@ -367,7 +368,7 @@ mod tests {
     fn nearest_is_the_first_node_of_least_distance() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for dof in [1, 2, 6, 7, 9] {
-            let mut grid = |rng: &mut ChaCha8Rng| -> Vec<Real> {
+            let grid = |rng: &mut ChaCha8Rng| -> Vec<Real> {
                 (0..dof)
                     .map(|_| Real::from(rng.random_range(-2i8..=2)) * 0.5)
                     .collect()
