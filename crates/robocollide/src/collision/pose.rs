@@ -163,6 +163,7 @@ impl CellPose {
         // was (a motion check's end, then its start, then its end again) finds it posed.
         std::mem::swap(&mut self.posed, &mut self.previous);
         for r in robots {
+            // (Sliced again: `robot_q` borrows `self`, which posing changes.)
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
             if self.fixed[r] || same_values(&self.posed.posed_at[r], qr) {
                 continue;
@@ -273,17 +274,10 @@ impl CellPose {
             let c = &self.posed.cores[x];
             (c.dd == 0.0 && !c.general).then(|| crate::geom::Sphere::from_finite(c.start, c.radius))
         };
-        let (sphere, solid) = match (ball(a), ball(b)) {
-            (Some(s), _) => (s, b),
-            (None, Some(s)) => (s, a),
-            (None, None) => return None,
-        };
-        match self.solid(solid) {
-            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(&sphere, solid)),
-            Some(Shape::Cylinder(solid)) => {
-                Some(crate::query::sphere_cylinder_distance(&sphere, solid))
-            }
-            _ => None,
+        match (ball(a), ball(b)) {
+            (Some(s), _) => self.sphere_solid_distance(&s, b),
+            (None, Some(s)) => self.sphere_solid_distance(&s, a),
+            (None, None) => None,
         }
     }
 
@@ -296,11 +290,17 @@ impl CellPose {
         if !radius.is_finite() {
             return Some(Real::NEG_INFINITY);
         }
-        let sphere = crate::geom::Sphere::from_finite(center, radius);
+        self.sphere_solid_distance(&crate::geom::Sphere::from_finite(center, radius), b)
+    }
+
+    /// The distance from `sphere` to flat body `b`'s posed box or cylinder, by its kernel
+    /// (no witnesses); `None` for another shape.
+    #[inline(always)]
+    fn sphere_solid_distance(&self, sphere: &crate::geom::Sphere, b: usize) -> Option<Real> {
         match self.solid(b) {
-            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(&sphere, solid)),
+            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(sphere, solid)),
             Some(Shape::Cylinder(solid)) => {
-                Some(crate::query::sphere_cylinder_distance(&sphere, solid))
+                Some(crate::query::sphere_cylinder_distance(sphere, solid))
             }
             _ => None,
         }
