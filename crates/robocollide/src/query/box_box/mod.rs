@@ -87,11 +87,31 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     }
     let relative = Relative::new(a, b);
     let best = relative.best_axis();
+    let fast = if best.gap > 0.0 {
+        relative::certified_apart(a, &relative, &best, magnitude)
+            .map(|found| found.with_contact_rounding(magnitude))
+    } else {
+        relative::touching(a, &relative, &best, magnitude)
+    };
+    match fast {
+        Some(found) => found,
+        None => general_box_box(a, b, &best, magnitude),
+    }
+}
+
+/// The pairs that b's pose in a's frame does not settle ([`relative`]): walks along the
+/// witnesses, GJK, the edge–box distances; overlapping, the search for meeting features.
+/// Kept out of line so that the common path stays small.
+#[cold]
+#[inline(never)]
+fn general_box_box(
+    a: &OrientedBox,
+    b: &OrientedBox,
+    best: &relative::BestAxis,
+    magnitude: Real,
+) -> Separation {
     let (gap, axis) = (best.gap, a.direction_to_world(&best.local));
     if gap > 0.0 {
-        if let Some(found) = relative::certified_apart(a, &relative, &best, magnitude) {
-            return found.with_contact_rounding(magnitude);
-        }
         // The best separating axis is often the closest direction itself (face against
         // vertex, edge or face; edge against edge): then the support features along it
         // realise its gap, and that certifies the distance.
@@ -142,11 +162,9 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     }
     // Touching or overlapping: the least overlap is the exact depth. Witnesses where the two
     // touch once b is moved out by the depth along the normal: the closest points of the
-    // support features there (closed forms), a's kept and b's moved back, so that
-    // `point_b − point_a = distance · normal` by construction.
-    if let Some(found) = relative::touching(a, &relative, &best, magnitude) {
-        return found;
-    }
+    // support features there, a's kept and b's moved back, so that
+    // `point_b − point_a = distance · normal` by construction (the common case in closed
+    // form in a's frame, [`relative::touching`]).
     let touch = |axis: &Vector3, gap: Real| {
         let moved =
             OrientedBox::from_finite(b.center() - axis * gap, *b.rotation(), b.half_extents());

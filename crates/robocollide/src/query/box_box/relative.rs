@@ -200,6 +200,7 @@ impl Relative {
 
     /// The closest points (a's frame; on a, on b) of the two support features along the best
     /// axis, taken as a vertex or an edge of each as the axis's kind says.
+    #[inline(always)]
     fn support_pair(&self, best: &BestAxis) -> (Vector3, Vector3) {
         let n = &best.local;
         let (ha, hb) = (&self.ha, &self.hb);
