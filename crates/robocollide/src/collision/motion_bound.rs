@@ -488,6 +488,7 @@ mod tests {
     /// either end; on DH arms (the demo cell) and on a URDF tree (the Panda).
     #[test]
     fn posed_suffix_tables_bound_every_anchor_s_speed() {
+        #[cfg_attr(not(feature = "urdf"), allow(unused_mut))]
         let mut cells = vec![Cell::shipped_demo()];
         #[cfg(feature = "urdf")]
         {
