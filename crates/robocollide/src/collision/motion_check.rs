@@ -105,6 +105,8 @@ pub struct MotionCheck {
     group_bounds: Vec<Real>,
     /// Per block, its groups' gap at the motion's end.
     gaps_b: Vec<Real>,
+    /// Per block, [`MotionCheck::block_bound`] for the current motion.
+    block_bounds: Vec<Real>,
     /// Blocks not certified by their groups' gaps.
     open_blocks: Vec<usize>,
     /// Per pair, its bound over the whole motion (set for the pairs of open blocks).
@@ -221,6 +223,7 @@ impl MotionCheck {
             group_bounds: vec![0.0; members.len()],
             members,
             gaps_b: Vec::new(),
+            block_bounds: Vec::new(),
             open_blocks: Vec::new(),
             pair_bounds: vec![0.0; pairs.len()],
             at_a: vec![0.0; pairs.len()],
@@ -255,8 +258,10 @@ impl MotionCheck {
         self.set_motion_bounds(checker, qa, qb);
         // Whole blocks next: their groups' gaps at both ends against the block's bound.
         self.gaps_b.clear();
+        self.block_bounds.clear();
         for block in &self.blocks {
             let bound = self.block_bound(block);
+            self.block_bounds.push(bound);
             self.gaps_b.push(block.gap(checker, |gap| gap > bound));
         }
         checker.pose(qa);
@@ -264,7 +269,7 @@ impl MotionCheck {
         for (i, block) in self.blocks.iter().enumerate() {
             // A gap beyond the bound at one end certifies the whole motion alone (no pair can
             // close it anywhere on the way): no gap measured at a.
-            let (gap_b, bound) = (self.gaps_b[i], self.block_bound(block));
+            let (gap_b, bound) = (self.gaps_b[i], self.block_bounds[i]);
             if gap_b > bound {
                 continue;
             }
