@@ -40,6 +40,11 @@ pub struct CellPose {
     body_member: Vec<usize>,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
+    /// Per robot, its spheres as `(body, centre)`: posing one moves only its centre, in a
+    /// loop of its own (most bodies of a planner's robot model are spheres).
+    sphere_centres: Vec<Vec<(usize, Anchor)>>,
+    /// Per robot, its other bodies.
+    other_bodies: Vec<Vec<usize>>,
 }
 
 /// Everything posing writes: link frames, body cores and solids, group spheres, and per robot
@@ -133,6 +138,30 @@ impl CellPose {
             offsets,
             first_body,
             scratch: Vec::new(),
+            sphere_centres: cell
+                .robots
+                .iter()
+                .map(|r| {
+                    let bodies = r.model.bodies.iter().enumerate();
+                    bodies
+                        .filter_map(|(b, body)| match &body.shape {
+                            BodyShape::Sphere { center, .. } => Some((b, center.clone())),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .collect(),
+            other_bodies: cell
+                .robots
+                .iter()
+                .map(|r| {
+                    let bodies = r.model.bodies.iter().enumerate();
+                    bodies
+                        .filter(|(_, body)| !matches!(body.shape, BodyShape::Sphere { .. }))
+                        .map(|(b, _)| b)
+                        .collect()
+                })
+                .collect(),
             groups,
             body_group,
             body_member,
@@ -219,15 +248,16 @@ impl CellPose {
             }
         };
         let first = self.first_body[r];
-        let lengths = &self.fixed_lengths[first..];
-        for (i, ((body, length), core)) in robot
-            .model
-            .bodies
-            .iter()
-            .zip(lengths)
-            .zip(&mut self.posed.cores[first..])
-            .enumerate()
-        {
+        let cores = &mut self.posed.cores[first..];
+        for (b, centre) in &self.sphere_centres[r] {
+            cores[*b].start = world(centre);
+        }
+        for &i in &self.other_bodies[r] {
+            let (body, length, core) = (
+                &robot.model.bodies[i],
+                &self.fixed_lengths[first + i],
+                &mut cores[i],
+            );
             match &body.shape {
                 BodyShape::Sphere { center, .. } => core.start = world(center),
                 BodyShape::Capsule { a, b, radius } => {
