@@ -145,7 +145,7 @@ impl CellPose {
                     let bodies = r.model.bodies.iter().enumerate();
                     bodies
                         .filter_map(|(b, body)| match &body.shape {
-                            BodyShape::Sphere { center, .. } => Some((b, center.clone())),
+                            BodyShape::Sphere { center, .. } => Some((b, *center)),
                             _ => None,
                         })
                         .collect()
