@@ -43,7 +43,8 @@ pub struct CellPose {
     /// Per robot, its spheres as `(body, centre)`: posing one moves only its centre, in a
     /// loop of its own (most bodies of a planner's robot model are spheres).
     sphere_centres: Vec<Vec<(usize, Anchor)>>,
-    /// Per robot, its other bodies.
+    /// Per robot, its other bodies (posed by the general match in `pose_robot`, whose sphere
+    /// arm serves only to keep it exhaustive).
     other_bodies: Vec<Vec<usize>>,
 }
 
@@ -121,6 +122,21 @@ impl CellPose {
             group_spheres,
             posed_at: vec![Vec::new(); cell.robots.len()],
         };
+        // Each robot's bodies split once: spheres (only their centre moves) and the rest.
+        let (sphere_centres, other_bodies) = cell
+            .robots
+            .iter()
+            .map(|r| {
+                let (mut spheres, mut others) = (Vec::new(), Vec::new());
+                for (b, body) in r.model.bodies.iter().enumerate() {
+                    match &body.shape {
+                        BodyShape::Sphere { center, .. } => spheres.push((b, *center)),
+                        _ => others.push(b),
+                    }
+                }
+                (spheres, others)
+            })
+            .unzip();
         let mut pose = Self {
             previous: posed.clone(),
             posed,
@@ -138,30 +154,8 @@ impl CellPose {
             offsets,
             first_body,
             scratch: Vec::new(),
-            sphere_centres: cell
-                .robots
-                .iter()
-                .map(|r| {
-                    let bodies = r.model.bodies.iter().enumerate();
-                    bodies
-                        .filter_map(|(b, body)| match &body.shape {
-                            BodyShape::Sphere { center, .. } => Some((b, *center)),
-                            _ => None,
-                        })
-                        .collect()
-                })
-                .collect(),
-            other_bodies: cell
-                .robots
-                .iter()
-                .map(|r| {
-                    let bodies = r.model.bodies.iter().enumerate();
-                    bodies
-                        .filter(|(_, body)| !matches!(body.shape, BodyShape::Sphere { .. }))
-                        .map(|(b, _)| b)
-                        .collect()
-                })
-                .collect(),
+            sphere_centres,
+            other_bodies,
             groups,
             body_group,
             body_member,
