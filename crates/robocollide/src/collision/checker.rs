@@ -395,6 +395,24 @@ impl<'a> CellChecker<'a> {
         (x.min(y), x.max(y))
     }
 
+    /// The point of body `b` of robot `r`'s core at the last posed configuration: a
+    /// sphere's centre.
+    #[inline]
+    pub(crate) fn core_point(&self, r: usize, b: usize) -> crate::math::Point3 {
+        self.pose.cores()[self.pose.flat_body(r, b)].start
+    }
+
+    /// The distance from `shape` to body `b` of robot `r` at the last posed configuration
+    /// (no witnesses, contact rounding included).
+    #[inline]
+    pub(crate) fn distance_to_body(&self, shape: &Shape, r: usize, b: usize) -> Real {
+        let flat = self.pose.flat_body(r, b);
+        match self.pose.solid(flat) {
+            Some(solid) => crate::query::shape_shape_distance(shape, solid),
+            None => crate::query::shape_shape_distance(shape, &self.pose.shape(flat)),
+        }
+    }
+
     /// The culling group of body `b` of robot `r`.
     pub(crate) fn body_group(&self, r: usize, b: usize) -> usize {
         self.pose.group_of(self.pose.flat_body(r, b))
@@ -406,6 +424,18 @@ impl<'a> CellChecker<'a> {
     #[inline]
     pub(crate) fn group_gap(&self, g: usize, h: usize) -> Real {
         sphere_gap(self.pose.group_sphere(g), self.pose.group_sphere(h))
+    }
+
+    /// Group `g`'s bounding sphere at the last posed configuration.
+    #[inline]
+    pub(crate) fn group_sphere(&self, g: usize) -> (crate::math::Point3, Real) {
+        self.pose.group_sphere(g)
+    }
+
+    /// Where group `g`'s bounding sphere is fixed: `(robot, link, centre in the link's
+    /// frame)`; `None` for a group that is never culled.
+    pub(crate) fn group_anchor(&self, g: usize) -> Option<(usize, usize, crate::math::Point3)> {
+        self.pose.group_anchor(g)
     }
 
     /// A lower bound on the distance between any body of group `g` and body `b` of robot `r`

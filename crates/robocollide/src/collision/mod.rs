@@ -8,6 +8,8 @@
 //! `serde::Serialize`: they are the JSON the CLI prints.
 
 mod checker;
+mod chord_bound;
+mod chord_certificate;
 mod core;
 mod motion_bound;
 mod motion_check;

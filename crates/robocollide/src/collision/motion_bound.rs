@@ -26,17 +26,17 @@ use crate::robot::{Cell, RobotModel};
 /// Per-robot, per-body motion bounds of a cell.
 #[derive(Debug, Clone)]
 pub struct MotionBound {
-    robots: Vec<RobotBound>,
+    pub(super) robots: Vec<RobotBound>,
 }
 
 /// What the bound needs of one joint.
 #[derive(Debug, Clone, Copy)]
-struct JointTerm {
+pub(super) struct JointTerm {
     /// `|origin translation|`: the static distance between parent and child origins.
-    length: Real,
+    pub(super) length: Real,
     /// `None` for a fixed joint.
-    kind: Option<JointKind>,
-    order: MotionOrder,
+    pub(super) kind: Option<JointKind>,
+    pub(super) order: MotionOrder,
     /// `v = multiplier · q[variable] + offset` (unused for fixed joints).
     variable: usize,
     multiplier: Real,
@@ -62,7 +62,7 @@ impl JointTerm {
     }
 
     #[inline]
-    fn value(&self, q: &[Real]) -> Real {
+    pub(super) fn value(&self, q: &[Real]) -> Real {
         self.multiplier * q[self.variable] + self.offset
     }
 
@@ -94,10 +94,10 @@ impl JointTerm {
 }
 
 #[derive(Debug, Clone)]
-struct RobotBound {
-    joints: Vec<JointTerm>,
+pub(super) struct RobotBound {
+    pub(super) joints: Vec<JointTerm>,
     /// For each body, its anchors as `(path of joints root → link, |p|)`.
-    anchors: Vec<Vec<(Vec<usize>, Real)>>,
+    pub(super) anchors: Vec<Vec<(Vec<usize>, Real)>>,
     /// Start of each body's entries in a suffix table ([`RobotBound::suffixes`]; one more
     /// entry: the table's length). Body `b` has one entry per position `0..=n` of the path
     /// its anchors share (`n` their common prefix).
@@ -440,8 +440,28 @@ impl MotionBound {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// The shipped demo cell (DH arms, capsules anchored on two links) and, with URDF
+    /// support, the spherized Panda with its SRDF (a URDF tree).
+    pub(in crate::collision) fn demo_and_panda_cells() -> Vec<Cell> {
+        #[cfg_attr(not(feature = "urdf"), allow(unused_mut))]
+        let mut cells = vec![Cell::shipped_demo()];
+        #[cfg(feature = "urdf")]
+        {
+            let folder =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+            let model = crate::robot::urdf::load_urdf(
+                &folder.join("panda_spherized.urdf"),
+                Some(&folder.join("panda.srdf")),
+                &crate::robot::urdf::UrdfOptions::default(),
+            )
+            .unwrap();
+            cells.push(Cell::single(model));
+        }
+        cells
+    }
 
     /// The suffix table holds `body(b, p)` for every body and shared position, on the demo
     /// cell's DH arms (capsules anchored on two links) along random motions.
@@ -488,20 +508,7 @@ mod tests {
     /// either end; on DH arms (the demo cell) and on a URDF tree (the Panda).
     #[test]
     fn posed_suffix_tables_bound_every_anchor_s_speed() {
-        #[cfg_attr(not(feature = "urdf"), allow(unused_mut))]
-        let mut cells = vec![Cell::shipped_demo()];
-        #[cfg(feature = "urdf")]
-        {
-            let folder =
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
-            let model = crate::robot::urdf::load_urdf(
-                &folder.join("panda_spherized.urdf"),
-                Some(&folder.join("panda.srdf")),
-                &crate::robot::urdf::UrdfOptions::default(),
-            )
-            .unwrap();
-            cells.push(Cell::single(model));
-        }
+        let cells = demo_and_panda_cells();
         let mut state: u64 = 11;
         let mut next = || {
             state = state

@@ -372,6 +372,13 @@ impl CellPose {
         self.groups[g].link.is_some()
     }
 
+    /// Where group `g`'s bounding sphere is fixed: `(robot, link, centre in the link's
+    /// frame)`; `None` for a group that is never culled.
+    pub(super) fn group_anchor(&self, g: usize) -> Option<(usize, usize, Point3)> {
+        let group = &self.groups[g];
+        group.link.map(|link| (group.robot, link, group.center))
+    }
+
     /// World bounding sphere of group `g` (infinite radius: never culled).
     pub(super) fn group_sphere(&self, g: usize) -> (Point3, Real) {
         self.posed.group_spheres[g]
