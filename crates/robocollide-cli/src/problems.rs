@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use robocollide::collision::self_pairs_apart_within_limits;
 use robocollide::collision::{CellChecker, MotionCheck, PairReport, SweepMode, Trajectory, sweep};
 use robocollide::geom::{Cylinder, OrientedBox, Shape, Sphere};
 use robocollide::math::{Isometry3, Point3, Vector3};
@@ -348,6 +349,24 @@ pub fn run(run: &ProblemRun) -> Result<bool> {
         bail!("--robot must be one robot with joints (a URDF)");
     }
     let dof = robot.dof();
+    // The planner's own cell: without the self pairs certified apart everywhere within the
+    // joint limits, which its configurations never leave. Every returned path is certified
+    // with all pairs, and VAMP's paths are re-checked with all pairs.
+    let mut planning = robot.clone();
+    let apart = self_pairs_apart_within_limits(&robot.robots[0].model, 2, 4000);
+    let self_pairs = &mut planning.robots[0].model.self_pairs.pairs;
+    let checked = self_pairs.len();
+    self_pairs.retain(|p| !apart.contains(p));
+    if !run.no_plan {
+        println!(
+            "self pairs certified apart within the joint limits (not checked while planning): {} of {checked}",
+            checked - self_pairs.len()
+        );
+    }
+    let cells = Cells {
+        full: &robot,
+        planning: &planning,
+    };
     let families: Vec<(&String, &Vec<Problem>)> = file
         .problems
         .iter()
@@ -375,7 +394,7 @@ pub fn run(run: &ProblemRun) -> Result<bool> {
             }
             records.push(solve(
                 run,
-                &robot,
+                &cells,
                 dof,
                 family,
                 p,
@@ -395,10 +414,16 @@ pub fn run(run: &ProblemRun) -> Result<bool> {
     Ok(records.iter().all(|r| !r.solved || r.certified))
 }
 
+/// The robot alone: with every self pair, and as the planner checks it.
+struct Cells<'c> {
+    full: &'c Cell,
+    planning: &'c Cell,
+}
+
 /// Plans (and re-checks VAMP's paths of) one problem; every failure becomes part of its record.
 fn solve(
     run: &ProblemRun,
-    robot: &Cell,
+    cells: &Cells<'_>,
     dof: usize,
     family: &str,
     p: &Problem,
@@ -422,7 +447,7 @@ fn solve(
         vamp: None,
     };
     let outcome = (|| -> Result<()> {
-        let mut cell = robot.clone();
+        let mut cell = cells.full.clone();
         cell.add_world_obstacles(obstacles(p)?)?;
         let Some(goal) = p.goals.first() else {
             bail!("no goal");
@@ -452,7 +477,9 @@ fn solve(
         if !record.valid || run.no_plan {
             return Ok(());
         }
-        let mut validity = CellValidity::new(&cell, 0, p.start.clone(), 0.0, true)?;
+        let mut planning = cells.planning.clone();
+        planning.add_world_obstacles(obstacles(p)?)?;
+        let mut validity = CellValidity::new(&planning, 0, p.start.clone(), 0.0, true)?;
         let settings = PlannerSettings {
             max_step: run.max_step,
             max_iterations: run.max_iterations,

@@ -11,6 +11,7 @@ mod checker;
 mod chord_bound;
 mod chord_certificate;
 mod core;
+mod limit_certificate;
 mod motion_bound;
 mod motion_check;
 mod pair_bounds;
@@ -21,6 +22,7 @@ mod sweep;
 mod trajectory;
 
 pub use checker::{CellChecker, Closest};
+pub use limit_certificate::self_pairs_apart_within_limits;
 pub use motion_bound::MotionBound;
 pub use motion_check::{MAX_MOTION_EVALUATIONS, MotionCheck};
 pub use pose::CellPose;
