@@ -3,22 +3,16 @@
 //! limits, on the spherized Panda (VAMP's spheres, its SRDF).
 #![cfg(feature = "urdf")]
 
+mod common;
+
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use robocollide::collision::{CellChecker, self_pairs_apart_within_limits};
 use robocollide::robot::Cell;
-use robocollide::robot::urdf::{UrdfOptions, load_urdf};
-use std::path::Path;
 
 #[test]
 fn pairs_certified_apart_never_touch_within_the_limits() {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
-    let model = load_urdf(
-        &folder.join("panda_spherized.urdf"),
-        Some(&folder.join("panda.srdf")),
-        &UrdfOptions::default(),
-    )
-    .unwrap();
+    let model = common::spherized_panda();
     let apart = self_pairs_apart_within_limits(&model, 2, 4000);
     let tree = model.tree();
     let ranges: Vec<(f64, f64)> = (0..model.dof()).map(|v| tree.sampling_range(v)).collect();

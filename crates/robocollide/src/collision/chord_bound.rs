@@ -134,14 +134,9 @@ mod tests {
     /// kinematics only).
     #[test]
     fn anchor_points_stay_within_the_chord_deviation() {
-        let cells = super::super::motion_bound::tests::demo_and_panda_cells();
-        let mut state: u64 = 11;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as Real / (1u64 << 53) as Real
-        };
+        use super::super::motion_bound::tests::{demo_and_panda_cells, unit_random};
+        let cells = demo_and_panda_cells();
+        let mut next = unit_random(11);
         let mut worst_ratio: Real = 0.0;
         for cell in &cells {
             let bound = MotionBound::new(cell);

@@ -443,6 +443,17 @@ impl MotionBound {
 pub(super) mod tests {
     use super::*;
 
+    /// A seeded generator of numbers in `[0, 1)` (a 64-bit linear congruential generator).
+    pub(in crate::collision) fn unit_random(seed: u64) -> impl FnMut() -> Real {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as Real / (1u64 << 53) as Real
+        }
+    }
+
     /// The shipped demo cell (DH arms, capsules anchored on two links) and, with URDF
     /// support, the spherized Panda with its SRDF (a URDF tree).
     pub(in crate::collision) fn demo_and_panda_cells() -> Vec<Cell> {
@@ -509,13 +520,7 @@ pub(super) mod tests {
     #[test]
     fn posed_suffix_tables_bound_every_anchor_s_speed() {
         let cells = demo_and_panda_cells();
-        let mut state: u64 = 11;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as Real / (1u64 << 53) as Real
-        };
+        let mut next = unit_random(11);
         let (mut table, mut scratch, mut axes) = (Vec::new(), Vec::new(), Vec::new());
         let mut tighter = 0;
         for cell in &cells {

@@ -11,6 +11,18 @@ pub mod strategies;
 use rand::SeedableRng;
 pub use rand_chacha::ChaCha8Rng as TestRng;
 
+/// The spherized Panda (VAMP's spheres) with its SRDF, as shipped in `data/robots/panda/`.
+#[cfg(feature = "urdf")]
+pub fn spherized_panda() -> robocollide::robot::RobotModel {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+    robocollide::robot::urdf::load_urdf(
+        &folder.join("panda_spherized.urdf"),
+        Some(&folder.join("panda.srdf")),
+        &robocollide::robot::urdf::UrdfOptions::default(),
+    )
+    .unwrap()
+}
+
 /// MotionBenchMaker's seven problem families (one scene of each in `data/mbm_scenes/`).
 pub const MBM_FAMILIES: [&str; 7] = [
     "bookshelf_small",
