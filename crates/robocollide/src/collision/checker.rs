@@ -413,6 +413,22 @@ impl<'a> CellChecker<'a> {
         }
     }
 
+    /// The distance from a ball (`centre`, `radius`) to body `b` of robot `r` at the last
+    /// posed configuration when that body is a box or a cylinder (their sphere kernels, no
+    /// witnesses); `None` for another shape.
+    #[inline]
+    pub(crate) fn ball_to_body_distance(
+        &self,
+        centre: crate::math::Point3,
+        radius: Real,
+        r: usize,
+        b: usize,
+    ) -> Option<Real> {
+        let ball = crate::geom::Sphere::from_finite(centre, radius);
+        self.pose
+            .sphere_solid_distance(&ball, self.pose.flat_body(r, b))
+    }
+
     /// The culling group of body `b` of robot `r`.
     pub(crate) fn body_group(&self, r: usize, b: usize) -> usize {
         self.pose.group_of(self.pose.flat_body(r, b))

@@ -193,8 +193,7 @@ impl ChordCertificate {
                 return false;
             }
             let ((c0, radius), c1) = (checker.group_sphere(link), self.group_centres[link]);
-            let swept = Capsule::from_finite(Segment::from_finite(c0, c1), radius + spread);
-            return checker.distance_to_body(&Shape::Capsule(swept), r, b) > 0.0;
+            return swept_sphere_clears(checker, (c0, c1), radius + spread, (r, b));
         }
         let spread = deviation(g) + deviation(h);
         if gaps.0.min(gaps.1) <= spread {
@@ -252,11 +251,12 @@ impl ChordCertificate {
                 if d0.min(d1) <= spread {
                     return false;
                 }
-                let swept = Capsule::from_finite(
-                    Segment::from_finite(centre(e0, &x), centre(e1, &x)),
+                swept_sphere_clears(
+                    checker,
+                    (centre(e0, &x), centre(e1, &x)),
                     x.radius + spread,
-                );
-                checker.distance_to_body(&Shape::Capsule(swept), r, b) > 0.0
+                    (r, b),
+                )
             }
         }
     }
@@ -274,4 +274,27 @@ fn segment_clears_origin(w0: Vector3, w1: Vector3, clearance: Real) -> bool {
         0.0
     };
     (w0 + along * t).norm() > clearance
+}
+
+/// Whether the capsule about the chord `c0 c1` with `radius` misses body `b` of robot `r`:
+/// first, for a box or a cylinder, the ball about the chord's middle that holds the capsule
+/// (a sphere kernel, a fraction of the capsule's cost, and enough for most short chords);
+/// then the capsule itself.
+#[inline]
+fn swept_sphere_clears(
+    checker: &CellChecker<'_>,
+    (c0, c1): (Point3, Point3),
+    radius: Real,
+    (r, b): (usize, usize),
+) -> bool {
+    let middle = c0 + (c1 - c0) * 0.5;
+    let holding = radius + 0.5 * (c1 - c0).norm();
+    if checker
+        .ball_to_body_distance(middle, holding, r, b)
+        .is_some_and(|d| d > 0.0)
+    {
+        return true;
+    }
+    let swept = Capsule::from_finite(Segment::from_finite(c0, c1), radius);
+    checker.distance_to_body(&Shape::Capsule(swept), r, b) > 0.0
 }

@@ -320,7 +320,11 @@ impl CellPose {
     /// The distance from `sphere` to flat body `b`'s posed box or cylinder, by its kernel
     /// (no witnesses); `None` for another shape.
     #[inline(always)]
-    fn sphere_solid_distance(&self, sphere: &crate::geom::Sphere, b: usize) -> Option<Real> {
+    pub(super) fn sphere_solid_distance(
+        &self,
+        sphere: &crate::geom::Sphere,
+        b: usize,
+    ) -> Option<Real> {
         match self.solid(b) {
             Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(sphere, solid)),
             Some(Shape::Cylinder(solid)) => {
