@@ -68,7 +68,9 @@ pub struct PlanArgs {
     out: PathBuf,
     /// A problem set in VAMP's MotionBenchMaker layout (e.g. panda_mbm_problems.json): plan
     /// every problem with the robot given by --robot URDF (and --srdf), certify every path,
-    /// report per family and overall.
+    /// report per family and overall. The planner leaves out the self pairs certified apart
+    /// everywhere within the joint limits (its configurations never leave them); every
+    /// returned path is certified with all pairs.
     #[arg(long, value_name = "FILE")]
     problems: Option<PathBuf>,
     /// With --problems: VAMP's recorded paths and times (vamp_rrtc_paths_panda.json), re-checked

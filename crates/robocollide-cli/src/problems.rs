@@ -353,11 +353,11 @@ pub fn run(run: &ProblemRun) -> Result<bool> {
     // joint limits, which its configurations never leave. Every returned path is certified
     // with all pairs, and VAMP's paths are re-checked with all pairs.
     let mut planning = robot.clone();
-    let apart = self_pairs_apart_within_limits(&robot.robots[0].model, 2, 4000);
-    let self_pairs = &mut planning.robots[0].model.self_pairs.pairs;
-    let checked = self_pairs.len();
-    self_pairs.retain(|p| !apart.contains(p));
     if !run.no_plan {
+        let apart = self_pairs_apart_within_limits(&robot.robots[0].model, 2, 4000);
+        let self_pairs = &mut planning.robots[0].model.self_pairs.pairs;
+        let checked = self_pairs.len();
+        self_pairs.retain(|p| !apart.contains(p));
         println!(
             "self pairs certified apart within the joint limits (not checked while planning): {} of {checked}",
             checked - self_pairs.len()
