@@ -511,9 +511,10 @@ impl Cell {
     /// `start` to `goal` (that robot's joints, cell units) with RRT-Connect; the other robots
     /// hold `fixed` (a whole-cell configuration, default home). Every motion is certified
     /// contact-free (and at least `clearance` m apart at the evaluated configurations); the
-    /// returned path is re-verified by the guaranteed sweep. Raises `PlanningError` when no
-    /// path is found within the limits.
-    #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=0.1, clearance=0.0))]
+    /// returned path is re-verified by the guaranteed sweep. `max_step` is the largest tree
+    /// edge (rad; default 1, as the library's `PlannerSettings`). Raises `PlanningError` when
+    /// no path is found within the limits.
+    #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=1.0, clearance=0.0))]
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
         &self,

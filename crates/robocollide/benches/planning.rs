@@ -50,6 +50,7 @@ fn planning(c: &mut Criterion) {
         }
     }
     let mut times = Vec::new();
+    let (mut searches, mut lengths) = (Vec::new(), Vec::new());
     let mut failures = 0;
     for (seed, (a, b)) in problems.iter().enumerate() {
         let settings = PlannerSettings {
@@ -59,10 +60,18 @@ fn planning(c: &mut Criterion) {
         };
         let began = Instant::now();
         match rrt_connect(&mut validity, a, b, &settings) {
-            Ok(_) => times.push(began.elapsed().as_secs_f64()),
+            Ok(plan) => {
+                times.push(began.elapsed().as_secs_f64());
+                searches.push(plan.search_seconds);
+                lengths.push(plan.length);
+            }
             Err(_) => failures += 1,
         }
     }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(Real::NAN)
+    };
     times.sort_by(f64::total_cmp);
     let pick = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
     println!(
@@ -71,6 +80,11 @@ fn planning(c: &mut Criterion) {
         pick(0.5) * 1e3,
         pick(0.95) * 1e3,
         times.last().copied().unwrap_or(0.0) * 1e3
+    );
+    println!(
+        "  of which the search (until the trees meet): median {:.2} ms; path length after shortcutting: median {:.2} rad",
+        median(&mut searches) * 1e3,
+        median(&mut lengths)
     );
     let (start, goal) = (
         deg(&[90.0, -60.0, 60.0, -90.0, 0.0, 0.0]),

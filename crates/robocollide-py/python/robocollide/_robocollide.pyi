@@ -243,7 +243,7 @@ class Cell:
         fixed: Optional[ArrayLike] = None,
         seed: int = 1,
         time_limit: float = 10.0,
-        max_step: float = 0.1,
+        max_step: float = 1.0,
         clearance: float = 0.0,
     ) -> dict[str, Any]: ...
     def velocity_filter(
