@@ -387,11 +387,18 @@ impl<'a> CellChecker<'a> {
         self.lower_bound_or_distance(k, limit).0
     }
 
-    /// The culling groups (a link's bodies, see [`CellPose`]) of pair `k`'s bodies, the
-    /// lesser first.
+    /// Places the motion check's group spheres at the last posed configuration (else each
+    /// is computed when asked for).
+    #[inline]
+    pub(crate) fn place_motion_groups(&mut self) {
+        self.pose.place_motion_groups();
+    }
+
+    /// The motion check's culling groups (a link's bodies, see [`CellPose`]) of pair `k`'s
+    /// bodies, the lesser first. The group methods below all concern these groups.
     pub(crate) fn pair_groups(&self, k: usize) -> (usize, usize) {
         let (a, b) = self.flat_pairs[k];
-        let (x, y) = (self.pose.group_of(a), self.pose.group_of(b));
+        let (x, y) = (self.pose.motion_group_of(a), self.pose.motion_group_of(b));
         (x.min(y), x.max(y))
     }
 
@@ -431,7 +438,7 @@ impl<'a> CellChecker<'a> {
 
     /// The culling group of body `b` of robot `r`.
     pub(crate) fn body_group(&self, r: usize, b: usize) -> usize {
-        self.pose.group_of(self.pose.flat_body(r, b))
+        self.pose.motion_group_of(self.pose.flat_body(r, b))
     }
 
     /// A lower bound on the distance between any body of group `g` and any of group `h` at
@@ -439,19 +446,22 @@ impl<'a> CellChecker<'a> {
     /// without one).
     #[inline]
     pub(crate) fn group_gap(&self, g: usize, h: usize) -> Real {
-        sphere_gap(self.pose.group_sphere(g), self.pose.group_sphere(h))
+        sphere_gap(
+            self.pose.motion_group_sphere(g),
+            self.pose.motion_group_sphere(h),
+        )
     }
 
     /// Group `g`'s bounding sphere at the last posed configuration.
     #[inline]
     pub(crate) fn group_sphere(&self, g: usize) -> (crate::math::Point3, Real) {
-        self.pose.group_sphere(g)
+        self.pose.motion_group_sphere(g)
     }
 
     /// Where group `g`'s bounding sphere is fixed: `(robot, link, centre in the link's
     /// frame)`; `None` for a group that is never culled.
     pub(crate) fn group_anchor(&self, g: usize) -> Option<(usize, usize, crate::math::Point3)> {
-        self.pose.group_anchor(g)
+        self.pose.motion_group_anchor(g)
     }
 
     /// A lower bound on the distance between any body of group `g` and body `b` of robot `r`
@@ -462,10 +472,10 @@ impl<'a> CellChecker<'a> {
     pub(crate) fn group_body_gap(&self, g: usize, r: usize, b: usize) -> Real {
         let flat = self.pose.flat_body(r, b);
         self.pose
-            .group_sphere_solid_distance(g, flat)
+            .motion_group_solid_distance(g, flat)
             .unwrap_or_else(|| {
                 sphere_gap(
-                    self.pose.group_sphere(g),
+                    self.pose.motion_group_sphere(g),
                     self.pose.cores()[flat].bounding_sphere(),
                 )
             })
@@ -477,7 +487,7 @@ impl<'a> CellChecker<'a> {
     #[inline]
     pub(crate) fn body_group_gap(&self, r: usize, b: usize, g: usize) -> Real {
         let core = &self.pose.cores()[self.pose.flat_body(r, b)];
-        sphere_gap(core.bounding_sphere(), self.pose.group_sphere(g))
+        sphere_gap(core.bounding_sphere(), self.pose.motion_group_sphere(g))
     }
 
     /// Distances of every pair at the last posed configuration, into `out`.

@@ -11,6 +11,7 @@ mod checker;
 mod chord_bound;
 mod chord_certificate;
 mod core;
+mod culling_groups;
 mod limit_certificate;
 mod motion_bound;
 mod motion_check;

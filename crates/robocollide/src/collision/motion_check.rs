@@ -280,6 +280,7 @@ impl MotionCheck {
         if checker.in_contact() {
             return false;
         }
+        checker.place_motion_groups();
         self.set_motion_bounds(checker, qa, qb);
         self.chord.set_motion(&self.bound, checker, qa, qb);
         self.chord.snapshot_groups(checker);
@@ -292,6 +293,7 @@ impl MotionCheck {
             self.gaps_b.push(block.gap(checker, |gap| gap > bound));
         }
         checker.pose(qa);
+        checker.place_motion_groups();
         self.open_blocks.clear();
         for (i, block) in self.blocks.iter().enumerate() {
             // A gap beyond the bound at one end certifies the whole motion alone (no pair can

@@ -7,10 +7,11 @@
 //! six-joint arm). Anchors at a link's origin (most of seed 000's) need no rotation.
 
 use super::core::{Core, CoreLength, invariant_length};
+use super::culling_groups::{Group, Grouping};
 use crate::geom::Shape;
 use crate::kinematics::Frame;
 use crate::math::{Point3, Real};
-use crate::robot::{Anchor, Body, BodyShape, Cell};
+use crate::robot::{Anchor, BodyShape, Cell};
 
 /// Link frames and body cores of every robot of a cell at the last posed configuration.
 #[derive(Debug, Clone)]
@@ -33,11 +34,13 @@ pub struct CellPose {
     /// whole robot against: only then do multi-link groups get a sphere at every pose (it
     /// costs ~0.06 µs per pose for two DH arms, which alone rarely cull each other).
     world_to_cull: bool,
-    /// Culling groups (see [`CellPose::group_of`]) and their world bounding spheres.
-    groups: Vec<Group>,
-    /// Per body (flat), its group and its index among the group's bodies.
-    body_group: Vec<usize>,
+    /// The search's culling groups (see [`CellPose::group_of`]).
+    search: Grouping,
+    /// Per body (flat), its index among its search group's bodies.
     body_member: Vec<usize>,
+    /// The motion check's culling groups (see [`CellPose::motion_group_of`]); `None` when
+    /// they are the search's.
+    motion: Option<Grouping>,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
     /// Per robot, its spheres as `(body, centre)`: posing one moves only its centre, in a
@@ -58,6 +61,10 @@ struct Posed {
     /// which their core describes).
     solids: Vec<Option<Shape>>,
     group_spheres: Vec<(Point3, Real)>,
+    /// The motion check's group spheres (empty when its groups are the search's), and
+    /// whether they are placed for this pose (see [`CellPose::place_motion_groups`]).
+    motion_spheres: Vec<(Point3, Real)>,
+    motion_placed: bool,
     /// Per robot, the values it was last posed at (empty: not posed yet): a robot whose
     /// values are bit for bit the same is not posed again (a planner moves one robot of a
     /// cell; the others stand).
@@ -76,17 +83,21 @@ impl CellPose {
         };
         let offsets = running(&mut cell.robots.iter().map(|r| r.model.dof()));
         let first_body = running(&mut cell.robots.iter().map(|r| r.model.bodies.len()));
-        let (groups, body_group) = culling_groups(cell);
+        let search = Grouping::for_search(cell);
+        let motion = Some(Grouping::for_motion(cell)).filter(|m| *m != search);
         // Each body's index among its group's bodies, counted in one pass.
-        let mut counts = vec![0; groups.len()];
-        let body_member = body_group
+        let mut counts = vec![0; search.groups.len()];
+        let body_member = search
+            .body_group
             .iter()
             .map(|&g| {
                 counts[g] += 1;
                 counts[g] - 1
             })
             .collect();
-        let group_spheres = vec![(Point3::origin(), Real::INFINITY); groups.len()];
+        let unplaced = |g: &Grouping| vec![(Point3::origin(), Real::INFINITY); g.groups.len()];
+        let group_spheres = unplaced(&search);
+        let motion_spheres = motion.as_ref().map(unplaced).unwrap_or_default();
         let joints_needed = cell
             .robots
             .iter()
@@ -120,6 +131,8 @@ impl CellPose {
                 .collect(),
             solids: vec![None; first_body[first_body.len() - 1]],
             group_spheres,
+            motion_spheres,
+            motion_placed: false,
             posed_at: vec![Vec::new(); cell.robots.len()],
         };
         // Each robot's bodies split once: spheres (only their centre moves) and the rest.
@@ -156,9 +169,9 @@ impl CellPose {
             scratch: Vec::new(),
             sphere_centres,
             other_bodies,
-            groups,
-            body_group,
+            search,
             body_member,
+            motion,
         };
         for r in 0..cell.robots.len() {
             if pose.fixed[r] {
@@ -166,6 +179,16 @@ impl CellPose {
             }
         }
         pose.place_groups(None);
+        if let Some(motion) = &pose.motion {
+            let cull = pose.culling_cores(&pose.posed.cores);
+            let spheres = motion
+                .groups
+                .iter()
+                .map(|group| placed_sphere(group, &pose.posed.frames, cull))
+                .collect();
+            pose.posed.motion_spheres = spheres;
+        }
+        pose.posed.motion_placed = true;
         // Both buffers hold the robots without joints (posed once, here).
         pose.previous = pose.posed.clone();
         pose
@@ -195,31 +218,54 @@ impl CellPose {
             self.posed.posed_at[r].clear();
             self.posed.posed_at[r].extend_from_slice(qr);
             self.place_groups(Some(r));
+            self.posed.motion_placed = false;
         }
     }
 
-    /// World bounding spheres of the culling groups of robot `only` (of every robot if
-    /// `None`). In a cell with obstacles, a group whose bodies span several links gets a
-    /// sphere around its posed cores' bounding spheres, recomputed at every pose (so that a
-    /// whole robot of DH capsules can still be culled against a far obstacle).
+    /// World bounding spheres of the search's culling groups of robot `only` (of every robot
+    /// if `None`). In a cell with obstacles, a group of bodies no one link carries gets a
+    /// sphere around its posed cores' bounding spheres, recomputed at every pose (so that such
+    /// a whole robot can still be culled against a far obstacle).
     fn place_groups(&mut self, only: Option<usize>) {
-        for (sphere, group) in self.posed.group_spheres.iter_mut().zip(&self.groups) {
-            if only.is_some_and(|r| r != group.robot) {
-                continue;
+        let posed = &mut self.posed;
+        let cull = self
+            .world_to_cull
+            .then_some((&posed.cores[..], &self.first_body[..]));
+        for (sphere, group) in posed.group_spheres.iter_mut().zip(&self.search.groups) {
+            if only.is_none_or(|r| r == group.robot) {
+                *sphere = placed_sphere(group, &posed.frames, cull);
             }
-            *sphere = match group.link {
-                Some(link) => {
-                    let frame = &self.posed.frames[group.robot][link];
-                    (frame.apply(&group.center), group.radius)
-                }
-                None if self.world_to_cull => {
-                    let cores = &self.posed.cores
-                        [self.first_body[group.robot]..self.first_body[group.robot + 1]];
-                    enclosing_sphere(cores)
-                }
-                None => (Point3::origin(), Real::INFINITY),
-            };
         }
+    }
+
+    /// The posed cores and each robot's first body, if groups without a link are culled by
+    /// a sphere around their robot's cores.
+    fn culling_cores<'c>(&'c self, cores: &'c [Core]) -> Option<(&'c [Core], &'c [usize])> {
+        self.world_to_cull.then_some((cores, &self.first_body[..]))
+    }
+
+    /// Places the motion check's group spheres at the last posed configuration, unless they
+    /// are placed already. (Posing leaves them to this call: the search, which most poses
+    /// serve, has no use for them. Before it, [`Self::motion_group_sphere`] computes each
+    /// sphere when asked.)
+    pub(super) fn place_motion_groups(&mut self) {
+        let Some(motion) = &self.motion else {
+            return;
+        };
+        if self.posed.motion_placed {
+            return;
+        }
+        let posed = &mut self.posed;
+        let cull = self
+            .world_to_cull
+            .then_some((&posed.cores[..], &self.first_body[..]));
+        for (sphere, group) in posed.motion_spheres.iter_mut().zip(&motion.groups) {
+            // Robots without joints keep the spheres placed at construction.
+            if !self.fixed[group.robot] {
+                *sphere = placed_sphere(group, &posed.frames, cull);
+            }
+        }
+        posed.motion_placed = true;
     }
 
     /// Poses robot `r` at its values `qr`: link frames, then its bodies' cores and solids.
@@ -305,12 +351,27 @@ impl CellPose {
         }
     }
 
-    /// A lower bound on the distance between any body of group `g` and flat body `b`: the
-    /// distance from the group's bounding sphere to `b`'s box or cylinder; `None` for another
-    /// shape, `−∞` for a group without a sphere.
+    /// A lower bound on the distance between any body of search group `g` and flat body
+    /// `b`: the distance from the group's bounding sphere to `b`'s box or cylinder; `None` for
+    /// another shape, `−∞` for a group without a sphere.
     #[inline]
     pub(super) fn group_sphere_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
-        let (center, radius) = self.group_sphere(g);
+        self.bounding_sphere_solid_distance(self.group_sphere(g), b)
+    }
+
+    /// As [`Self::group_sphere_solid_distance`], for motion group `g`.
+    #[inline]
+    pub(super) fn motion_group_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
+        self.bounding_sphere_solid_distance(self.motion_group_sphere(g), b)
+    }
+
+    /// The distance from a group's bounding sphere to flat body `b`'s box or cylinder.
+    #[inline]
+    fn bounding_sphere_solid_distance(
+        &self,
+        (center, radius): (Point3, Real),
+        b: usize,
+    ) -> Option<Real> {
         if !radius.is_finite() {
             return Some(Real::NEG_INFINITY);
         }
@@ -342,7 +403,7 @@ impl CellPose {
     /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
     pub(super) fn magnitude(&self) -> Real {
         let mut magnitude: Real = 0.0;
-        for (sphere, group) in self.posed.group_spheres.iter().zip(&self.groups) {
+        for (sphere, group) in self.posed.group_spheres.iter().zip(&self.search.groups) {
             if group.link.is_some() && group.radius.is_finite() {
                 magnitude = magnitude.max(sphere.0.coords.amax() + sphere.1);
             } else {
@@ -364,28 +425,49 @@ impl CellPose {
         self.body_member[b]
     }
 
-    /// The culling group of flat body `b`: bodies on one link share a bounding sphere fixed
-    /// in that link (robots whose bodies span two links, as DH capsules do, form one group that
-    /// is never culled).
+    /// The search's culling group of flat body `b`: bodies with all anchors on one link
+    /// share a bounding sphere fixed in that link (a robot with a body across joints, as DH
+    /// capsules are, forms one group; see `culling_groups`).
     pub(super) fn group_of(&self, b: usize) -> usize {
-        self.body_group[b]
+        self.search.body_group[b]
     }
 
-    /// `true` if group `g` has a bounding sphere (its bodies are all on one link).
+    /// `true` if search group `g` has a bounding sphere fixed in a link.
     pub(super) fn cullable(&self, g: usize) -> bool {
-        self.groups[g].link.is_some()
+        self.search.groups[g].link.is_some()
     }
 
-    /// Where group `g`'s bounding sphere is fixed: `(robot, link, centre in the link's
-    /// frame)`; `None` for a group that is never culled.
-    pub(super) fn group_anchor(&self, g: usize) -> Option<(usize, usize, Point3)> {
-        let group = &self.groups[g];
-        group.link.map(|link| (group.robot, link, group.center))
-    }
-
-    /// World bounding sphere of group `g` (infinite radius: never culled).
+    /// World bounding sphere of search group `g` (infinite radius: never culled).
     pub(super) fn group_sphere(&self, g: usize) -> (Point3, Real) {
         self.posed.group_spheres[g]
+    }
+
+    /// The motion check's culling group of flat body `b`: bodies carried rigidly by one
+    /// link, DH capsules included, share a bounding sphere fixed in that link.
+    pub(super) fn motion_group_of(&self, b: usize) -> usize {
+        self.motion.as_ref().unwrap_or(&self.search).body_group[b]
+    }
+
+    /// World bounding sphere of motion group `g` (infinite radius: never culled): placed by
+    /// [`Self::place_motion_groups`] or, before that call, computed now.
+    #[inline]
+    pub(super) fn motion_group_sphere(&self, g: usize) -> (Point3, Real) {
+        match &self.motion {
+            None => self.posed.group_spheres[g],
+            Some(_) if self.posed.motion_placed => self.posed.motion_spheres[g],
+            Some(motion) => placed_sphere(
+                &motion.groups[g],
+                &self.posed.frames,
+                self.culling_cores(&self.posed.cores),
+            ),
+        }
+    }
+
+    /// Where motion group `g`'s bounding sphere is fixed: `(robot, link, centre in the
+    /// link's frame)`; `None` for a group without one.
+    pub(super) fn motion_group_anchor(&self, g: usize) -> Option<(usize, usize, Point3)> {
+        let group = &self.motion.as_ref().unwrap_or(&self.search).groups[g];
+        group.link.map(|link| (group.robot, link, group.center))
     }
 
     /// Link frames of robot `r` at the last posed configuration (links beyond the last body
@@ -424,6 +506,24 @@ fn same_values(last: &[Real], values: &[Real]) -> bool {
             .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+/// The world bounding sphere of `group`, from the link `frames`; for a group without a link,
+/// a sphere around its robot's posed cores when `cull` gives them (with each robot's first
+/// body), else an infinite one.
+#[inline]
+fn placed_sphere(
+    group: &Group,
+    frames: &[Vec<Frame>],
+    cull: Option<(&[Core], &[usize])>,
+) -> (Point3, Real) {
+    match (group.link, cull) {
+        (Some(link), _) => (frames[group.robot][link].apply(&group.center), group.radius),
+        (None, Some((cores, first_body))) => {
+            enclosing_sphere(&cores[first_body[group.robot]..first_body[group.robot + 1]])
+        }
+        (None, None) => (Point3::origin(), Real::INFINITY),
+    }
+}
+
 /// A sphere enclosing the bounding spheres of `cores`: around their bounding box, whose
 /// half-diagonal is the radius (one square root per group, not per body: this runs at every
 /// pose); an infinite one if any is unbounded or there are none.
@@ -443,96 +543,6 @@ fn enclosing_sphere(cores: &[Core]) -> (Point3, Real) {
     } else {
         (Point3::origin(), Real::INFINITY)
     }
-}
-
-/// A set of bodies culled together.
-#[derive(Debug, Clone)]
-struct Group {
-    robot: usize,
-    /// The link all its bodies are on (`None`: never culled).
-    link: Option<usize>,
-    /// Bounding sphere in the link's frame.
-    center: Point3,
-    radius: Real,
-}
-
-/// A bounding sphere (centre, radius in the link's frame) of bodies on one link.
-fn bounding_sphere(members: &[&Body]) -> (Point3, Real) {
-    let points: Vec<Point3> = members
-        .iter()
-        .flat_map(|b| b.anchors().map(|a| a.at))
-        .collect();
-    let center = Point3::from(
-        points
-            .iter()
-            .map(|p| p.coords)
-            .sum::<crate::math::Vector3>()
-            / points.len() as Real,
-    );
-    // Every body point lies within |anchor − centre| + reach (a capsule or cylinder lies
-    // within its end spheres' hull; a cylinder's rim within |end| + r; a box within its
-    // half-diagonal of its centre).
-    let radius = members
-        .iter()
-        .flat_map(|b| b.anchors().map(move |a| (a.at - center).norm() + b.reach()))
-        .fold(0.0, Real::max)
-        * (1.0 + 1e-9);
-    (center, radius)
-}
-
-/// One group per link with bodies, for robots whose every body lies on one link; otherwise
-/// one never-culled group for the robot. A robot without joints (the world's obstacles, a
-/// static scene) gets one group per body: its bodies are spread over the cell, and one
-/// sphere around them all would cull nothing. Returns the groups and each flat body's group.
-fn culling_groups(cell: &Cell) -> (Vec<Group>, Vec<usize>) {
-    let (mut groups, mut body_group) = (Vec::new(), Vec::new());
-    for (r, robot) in cell.robots.iter().enumerate() {
-        let bodies = &robot.model.bodies;
-        let single_link = |b: &Body| b.anchors().all(|a| a.frame == b.link);
-        if robot.model.dof() == 0 && bodies.iter().all(single_link) {
-            for b in bodies {
-                let (center, radius) = bounding_sphere(&[b]);
-                body_group.push(groups.len());
-                groups.push(Group {
-                    robot: r,
-                    link: Some(b.link),
-                    center,
-                    radius,
-                });
-            }
-            continue;
-        }
-        if !bodies.iter().all(single_link) {
-            groups.push(Group {
-                robot: r,
-                link: None,
-                center: Point3::origin(),
-                radius: Real::INFINITY,
-            });
-            body_group.extend(std::iter::repeat_n(groups.len() - 1, bodies.len()));
-            continue;
-        }
-        let first = groups.len();
-        let mut links: Vec<usize> = bodies.iter().map(|b| b.link).collect();
-        links.sort_unstable();
-        links.dedup();
-        for &link in &links {
-            let members: Vec<&Body> = bodies.iter().filter(|b| b.link == link).collect();
-            let (center, radius) = bounding_sphere(&members);
-            groups.push(Group {
-                robot: r,
-                link: Some(link),
-                center,
-                radius,
-            });
-        }
-        body_group.extend(
-            bodies
-                .iter()
-                .map(|b| first + links.iter().position(|&l| l == b.link).unwrap_or(0)),
-        );
-    }
-    (groups, body_group)
 }
 
 #[cfg(test)]
@@ -570,6 +580,19 @@ mod tests {
                 assert_eq!(reused.shape(b), fresh.shape(b));
             }
             assert_eq!(reused.posed.group_spheres, fresh.posed.group_spheres);
+            // The motion groups' spheres: computed when asked, then placed, alike.
+            let motion_groups = fresh.motion.as_ref().map_or(0, |m| m.groups.len());
+            assert!(
+                motion_groups > 2,
+                "the DH arms get link groups for the motion check"
+            );
+            let asked: Vec<_> = (0..motion_groups)
+                .map(|g| reused.motion_group_sphere(g))
+                .collect();
+            reused.place_motion_groups();
+            fresh.place_motion_groups();
+            assert_eq!(reused.posed.motion_spheres, fresh.posed.motion_spheres);
+            assert_eq!(asked, reused.posed.motion_spheres);
         }
     }
 }
