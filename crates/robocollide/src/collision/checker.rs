@@ -324,11 +324,21 @@ impl<'a> CellChecker<'a> {
     /// as `closest().distance <= 0`, but it stops at the first contact found and never looks
     /// at pairs farther apart than the contact rounding.
     pub fn in_contact(&self) -> bool {
+        // The last contact's pair first (its distance, rounding included, is the verdict's
+        // rule for one pair).
+        let hint = self.search.last_contact_pair();
+        if hint < self.flat_pairs.len() && self.distance(hint) <= 0.0 {
+            return true;
+        }
         // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
         let window = 2.0 * crate::query::separation::CONTACT_ROUNDING * self.pose.magnitude()
             + Real::MIN_POSITIVE;
         let best = self.search.search(&self.pose, window, true);
-        best.pair != usize::MAX && self.rounded(best).distance <= 0.0
+        let contact = best.pair != usize::MAX && self.rounded(best).distance <= 0.0;
+        if contact {
+            self.search.remember_contact_pair(best.pair);
+        }
+        contact
     }
 
     /// `best` with contact rounding applied (as `query` does), from its cores.

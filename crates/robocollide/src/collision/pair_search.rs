@@ -75,6 +75,8 @@ pub(super) struct PairSearch {
     blocks: Vec<Block>,
     /// The block of the last contact a contact search found, tried first by the next one.
     last_contact: ContactHint,
+    /// The pair of the last contact (see [`PairSearch::last_contact_pair`]).
+    last_contact_pair: ContactHint,
 }
 
 /// A block index shared by searches through `&self` (relaxed: only the order in which
@@ -104,6 +106,7 @@ impl PairSearch {
             with_general: Vec::new(),
             blocks: Vec::new(),
             last_contact: ContactHint::default(),
+            last_contact_pair: ContactHint(AtomicUsize::new(usize::MAX)),
         };
         let mut start = 0;
         while start < order.len() {
@@ -186,6 +189,18 @@ impl PairSearch {
             start = end;
         }
         search
+    }
+
+    /// The pair of the last contact the caller found (`usize::MAX` if none): a planner's
+    /// rejected configurations mostly collide where the previous one did, so measuring that
+    /// one pair first often settles a contact query at once.
+    pub(super) fn last_contact_pair(&self) -> usize {
+        self.last_contact_pair.0.load(Ordering::Relaxed)
+    }
+
+    /// Records pair `k` as the last contact found.
+    pub(super) fn remember_contact_pair(&self, k: usize) {
+        self.last_contact_pair.0.store(k, Ordering::Relaxed);
     }
 
     /// The pair of smallest distance below `start` (`pair == usize::MAX` if none); with
