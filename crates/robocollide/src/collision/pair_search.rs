@@ -79,8 +79,8 @@ pub(super) struct PairSearch {
     last_contact_pair: ContactHint,
 }
 
-/// A block index shared by searches through `&self` (relaxed: only the order in which
-/// blocks are tried depends on it, never a verdict).
+/// A block or pair index shared by searches through `&self` (relaxed: only the order in
+/// which blocks and pairs are tried depends on it, never a verdict).
 #[derive(Debug, Default)]
 struct ContactHint(AtomicUsize);
 

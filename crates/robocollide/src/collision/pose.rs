@@ -179,16 +179,7 @@ impl CellPose {
             }
         }
         pose.place_groups(None);
-        if let Some(motion) = &pose.motion {
-            let cull = pose.culling_cores(&pose.posed.cores);
-            let spheres = motion
-                .groups
-                .iter()
-                .map(|group| placed_sphere(group, &pose.posed.frames, cull))
-                .collect();
-            pose.posed.motion_spheres = spheres;
-        }
-        pose.posed.motion_placed = true;
+        pose.place_motion_spheres(true);
         // Both buffers hold the robots without joints (posed once, here).
         pose.previous = pose.posed.clone();
         pose
@@ -228,9 +219,7 @@ impl CellPose {
     /// a whole robot can still be culled against a far obstacle).
     fn place_groups(&mut self, only: Option<usize>) {
         let posed = &mut self.posed;
-        let cull = self
-            .world_to_cull
-            .then_some((&posed.cores[..], &self.first_body[..]));
+        let cull = culling_cores(self.world_to_cull, &posed.cores, &self.first_body);
         for (sphere, group) in posed.group_spheres.iter_mut().zip(&self.search.groups) {
             if only.is_none_or(|r| r == group.robot) {
                 *sphere = placed_sphere(group, &posed.frames, cull);
@@ -238,34 +227,29 @@ impl CellPose {
         }
     }
 
-    /// The posed cores and each robot's first body, if groups without a link are culled by
-    /// a sphere around their robot's cores.
-    fn culling_cores<'c>(&'c self, cores: &'c [Core]) -> Option<(&'c [Core], &'c [usize])> {
-        self.world_to_cull.then_some((cores, &self.first_body[..]))
-    }
-
     /// Places the motion check's group spheres at the last posed configuration, unless they
     /// are placed already. (Posing leaves them to this call: the search, which most poses
     /// serve, has no use for them. Before it, [`Self::motion_group_sphere`] computes each
     /// sphere when asked.)
     pub(super) fn place_motion_groups(&mut self) {
-        let Some(motion) = &self.motion else {
-            return;
-        };
-        if self.posed.motion_placed {
-            return;
+        if !self.posed.motion_placed {
+            self.place_motion_spheres(false);
         }
-        let posed = &mut self.posed;
-        let cull = self
-            .world_to_cull
-            .then_some((&posed.cores[..], &self.first_body[..]));
-        for (sphere, group) in posed.motion_spheres.iter_mut().zip(&motion.groups) {
-            // Robots without joints keep the spheres placed at construction.
-            if !self.fixed[group.robot] {
-                *sphere = placed_sphere(group, &posed.frames, cull);
+    }
+
+    /// Places the motion check's group spheres (those of robots without joints too if
+    /// `with_fixed`: they keep the ones placed at construction).
+    fn place_motion_spheres(&mut self, with_fixed: bool) {
+        if let Some(motion) = &self.motion {
+            let posed = &mut self.posed;
+            let cull = culling_cores(self.world_to_cull, &posed.cores, &self.first_body);
+            for (sphere, group) in posed.motion_spheres.iter_mut().zip(&motion.groups) {
+                if with_fixed || !self.fixed[group.robot] {
+                    *sphere = placed_sphere(group, &posed.frames, cull);
+                }
             }
         }
-        posed.motion_placed = true;
+        self.posed.motion_placed = true;
     }
 
     /// Poses robot `r` at its values `qr`: link frames, then its bodies' cores and solids.
@@ -458,7 +442,7 @@ impl CellPose {
             Some(motion) => placed_sphere(
                 &motion.groups[g],
                 &self.posed.frames,
-                self.culling_cores(&self.posed.cores),
+                culling_cores(self.world_to_cull, &self.posed.cores, &self.first_body),
             ),
         }
     }
@@ -504,6 +488,17 @@ fn same_values(last: &[Real], values: &[Real]) -> bool {
             .iter()
             .zip(values)
             .all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// The posed `cores` and each robot's first body, if groups without a link are culled by a
+/// sphere around their robot's cores (`world_to_cull`).
+#[inline]
+fn culling_cores<'c>(
+    world_to_cull: bool,
+    cores: &'c [Core],
+    first_body: &'c [usize],
+) -> Option<(&'c [Core], &'c [usize])> {
+    world_to_cull.then_some((cores, first_body))
 }
 
 /// The world bounding sphere of `group`, from the link `frames`; for a group without a link,
