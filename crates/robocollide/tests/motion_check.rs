@@ -16,8 +16,8 @@ fn root() -> PathBuf {
 }
 
 /// Random motions of the cell's first robot with joints (others at home), each joint moving
-/// by up to `step`: the motion check's "free" must agree with the guaranteed sweep and with
-/// 400 samples along the motion.
+/// by up to `step`: the motion check's "free" must agree with the guaranteed sweep (both ways)
+/// and with 400 samples along the motion.
 fn agree(cell: &Cell, spread: f64, step: f64, count: usize, seed: u64) -> (usize, usize) {
     let mut checker = CellChecker::new(cell, true);
     let mut motion = MotionCheck::new(&checker);
@@ -63,6 +63,14 @@ fn agree(cell: &Cell, spread: f64, step: f64, count: usize, seed: u64) -> (usize
         }
         if report.first_collision.is_some() {
             assert!(!says_free);
+        }
+        // Nor is a motion the sweep certifies turned down (e.g. by a contact search at points
+        // off the motion).
+        if report.certified_free() {
+            assert!(
+                says_free,
+                "the sweep certifies it, the motion check does not: {qa:?} → {qb:?}"
+            );
         }
     }
     (free, blocked)

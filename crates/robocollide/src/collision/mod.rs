@@ -18,6 +18,7 @@ mod motion_check;
 mod pair_bounds;
 mod pair_search;
 mod pose;
+mod rake;
 mod report;
 mod sweep;
 mod trajectory;
@@ -27,6 +28,7 @@ pub use limit_certificate::self_pairs_apart_within_limits;
 pub use motion_bound::MotionBound;
 pub use motion_check::{MAX_MOTION_EVALUATIONS, MotionCheck};
 pub use pose::CellPose;
+pub use rake::RAKE_SPACING;
 pub use report::{AllowedLinkPair, CheckReport, Element, PairReport, RobotSummary};
 #[cfg(feature = "parallel")]
 pub use sweep::sweep_parallel;
