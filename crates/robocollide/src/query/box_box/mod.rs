@@ -8,7 +8,7 @@
 //! their facets coinciding with face normals' ones.
 //!
 //! **Apart**, alternating projection first ([`relative::projected_apart`]): b's point nearest
-//! a's point nearest b, and so on, with two skew edges' closest points in closed form, reaches
+//! a's centre, a's point nearest that, and so on, with two skew edges' closest points in closed form, reaches
 //! the closest pair of most boxes in a round or two; the gap along those points' direction
 //! meeting their distance certifies it. The pairs it does not settle go to the separating
 //! axes. There, the best separating axis is often the closest direction (face against vertex,
@@ -91,7 +91,7 @@ fn ordered_box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     }
     let relative = Relative::new(a, b);
     // Most apart pairs: closest points by alternating projection, certified.
-    if let Some(found) = relative::projected_apart(a, &relative, magnitude) {
+    if let Some(found) = relative::projected_apart(a, b, &relative, magnitude) {
         return found.with_contact_rounding(magnitude);
     }
     let best = relative.best_axis();

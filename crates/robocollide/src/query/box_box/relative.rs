@@ -191,14 +191,6 @@ impl Relative {
             )
     }
 
-    /// The closest point of b to `x` (both in a's frame).
-    #[inline(always)]
-    fn closest_on_b(&self, x: &Vector3) -> Vector3 {
-        let u = self.in_b_frame(&(x - self.t));
-        let w = u.zip_map(&self.hb, clamp_symmetric);
-        self.b_point_in_a_frame(&w)
-    }
-
     /// The boxes' gap along `n` (a's frame, from a to b) times `|n|`: for a unit `n`, a
     /// lower bound on their distance.
     fn gap_along(&self, n: &Vector3) -> Real {
@@ -291,8 +283,10 @@ const PROJECTION_ROUNDS: usize = 3;
 /// The distance of boxes apart found by alternating projection, when its points are
 /// certified; `None` leaves the pair to the separating axes.
 ///
-/// Starting from b's point nearest to a's point nearest b's centre, each round projects b's
-/// current point onto a (a clamp in a's frame) and that onto b (a clamp in b's frame).
+/// Starting from b's point nearest a's centre (that centre taken into b's frame straight from
+/// the world, beside `AᵀB`, so the first clamp does not wait for the relative pose), each
+/// round projects b's current point onto a (a clamp in a's frame) and that onto b (a clamp in
+/// b's frame).
 /// Alternating projections between two convex sets approach a closest pair; for a vertex or a
 /// face against anything, a round or two reach it exactly. They crawl along two skew edges,
 /// so when each point lies on an edge (one coordinate left free by its clamp) the closed-form
@@ -304,13 +298,15 @@ const PROJECTION_ROUNDS: usize = 3;
 /// in the first round, without the fifteen axes.
 pub(super) fn projected_apart(
     a: &OrientedBox,
+    b: &OrientedBox,
     relative: &Relative,
     magnitude: Real,
 ) -> Option<Separation> {
     let (ha, hb) = (relative.ha, relative.hb);
     let clamp_a = |p: &Vector3| p.zip_map(&ha, clamp_symmetric);
     let tolerance = GJK_EXACT * magnitude;
-    let mut y = relative.closest_on_b(&clamp_a(&relative.t));
+    // b's point nearest a's centre, from that centre in b's frame (computed beside `AᵀB`).
+    let mut y = relative.b_point_in_a_frame(&b.to_local(&a.center()).zip_map(&hb, clamp_symmetric));
     for _ in 0..PROJECTION_ROUNDS {
         let x = clamp_a(&y);
         let u = relative.in_b_frame(&(x - relative.t));
@@ -485,7 +481,7 @@ mod tests {
                 let magnitude = a.magnitude().max(b.magnitude());
                 let relative = Relative::new(&a, &b);
                 let best = relative.best_axis();
-                let projected = projected_apart(&a, &relative, magnitude);
+                let projected = projected_apart(&a, &b, &relative, magnitude);
                 if best.gap <= 0.0 {
                     assert!(projected.is_none(), "{projected:?} for {a:?} {b:?}");
                     continue;
