@@ -8,10 +8,10 @@
 //! their facets coinciding with face normals' ones.
 //!
 //! **Apart**, alternating projection first ([`relative::projected_apart`]): b's point nearest
-//! a's centre, a's point nearest that, and so on, with two skew edges' closest points in closed form, reaches
-//! the closest pair of most boxes in a round or two; the gap along those points' direction
-//! meeting their distance certifies it. The pairs it does not settle go to the separating
-//! axes. There, the best separating axis is often the closest direction (face against vertex,
+//! a's centre, a's point nearest that, and so on, with two skew edges' closest points in
+//! closed form, reaches the closest pair of most boxes in a round or two; the gap along those
+//! points' direction meeting their distance certifies it. The pairs it does not settle go to
+//! the separating axes. There, the best separating axis is often the closest direction (face against vertex,
 //! edge or face; edge against edge): its gap is then realised by the closest points of the
 //! two support features along it, which proves it is the distance; or those points' own
 //! direction is (vertex or edge against vertex or edge), and the gap along it meets their

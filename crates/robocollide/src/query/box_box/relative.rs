@@ -286,9 +286,8 @@ const PROJECTION_ROUNDS: usize = 3;
 /// Starting from b's point nearest a's centre (that centre taken into b's frame straight from
 /// the world, beside `AᵀB`, so the first clamp does not wait for the relative pose), each
 /// round projects b's current point onto a (a clamp in a's frame) and that onto b (a clamp in
-/// b's frame).
-/// Alternating projections between two convex sets approach a closest pair; for a vertex or a
-/// face against anything, a round or two reach it exactly. They crawl along two skew edges,
+/// b's frame). Alternating projections between two convex sets approach a closest pair; for a
+/// vertex or a face against anything, a round or two reach it exactly. They crawl along two skew edges,
 /// so when each point lies on an edge (one coordinate left free by its clamp) the closed-form
 /// closest points of those two edges are taken instead ([`Relative::edge_pair`]). The points
 /// are then certified as the separating-axis path's are: the boxes' gap along the points' own
@@ -312,7 +311,7 @@ pub(super) fn projected_apart(
         let u = relative.in_b_frame(&(x - relative.t));
         let w = u.zip_map(&hb, clamp_symmetric);
         // The coordinates each clamp left alone: one free coordinate puts the point on an
-        // edge, all three on a (b's) point inside a: the boxes overlap.
+        // edge; all three free for a means b's point lies inside a: the boxes overlap.
         let free_a = y.zip_map(&ha, |x, h| x.abs() <= h);
         let free_b = u.zip_map(&hb, |x, h| x.abs() <= h);
         if free_a == nalgebra::Vector3::repeat(true) {
