@@ -386,7 +386,6 @@ impl MotionCheck {
         }
         let at_b = self.chord.snapshot(checker);
         self.active.clear();
-        self.level.clear();
         for &i in &self.open_blocks {
             for &k in &self.block_pairs[self.blocks[i].pairs.clone()] {
                 let (d0, d1) = (self.at_a[k], self.at_b[k]);
