@@ -295,9 +295,9 @@ impl<'a> CellChecker<'a> {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (&self.pose.cores()[a], &self.pose.cores()[b]);
         if x.general || y.general {
-            // No witnesses needed; a sphere against a box or a cylinder goes straight to its
-            // kernel.
-            if let Some(d) = self.pose.ball_solid_distance(a, b) {
+            // No witnesses needed; a sphere or capsule against a box, or a sphere against a
+            // cylinder, goes straight to its kernel.
+            if let Some(d) = self.pose.core_solid_distance(a, b) {
                 return d;
             }
             return crate::query::shape_shape_distance(&self.pose.shape(a), &self.pose.shape(b));

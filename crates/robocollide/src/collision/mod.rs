@@ -20,6 +20,7 @@ mod pair_search;
 mod pose;
 mod rake;
 mod report;
+mod solid_distance;
 mod sweep;
 mod trajectory;
 

@@ -374,8 +374,21 @@ impl PairSearch {
             if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
+            // A capsule against a box or cylinder: the distance from its bounding sphere to
+            // the solid bounds the pair's from below, at a fraction of the kernel's cost.
+            let swept = if c[a].general { b } else { a };
+            if c[swept].dd > 0.0 && !c[swept].general {
+                let (centre, radius) = c[swept].bounding_sphere();
+                let ball = crate::geom::Sphere::from_finite(centre, radius);
+                if pose
+                    .sphere_solid_distance(&ball, a + b - swept)
+                    .is_some_and(|d| d >= best.distance)
+                {
+                    continue;
+                }
+            }
             let d = pose
-                .ball_solid_distance(a, b)
+                .core_solid_distance(a, b)
                 .unwrap_or_else(|| shape_shape_distance(&pose.shape(a), &pose.shape(b)));
             if d < best.distance {
                 *best = Closest {

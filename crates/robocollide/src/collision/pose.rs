@@ -319,66 +319,6 @@ impl CellPose {
         self.posed.solids[b].as_ref()
     }
 
-    /// The distance between flat bodies `a` and `b` straight from their posed kernels when
-    /// one is a sphere and the other a box or a cylinder (a planner's commonest general
-    /// pair: no shapes copied, no witnesses); `None` for any other pair.
-    #[inline]
-    pub(super) fn ball_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
-        let ball = |x: usize| {
-            let c = &self.posed.cores[x];
-            (c.dd == 0.0 && !c.general).then(|| crate::geom::Sphere::from_finite(c.start, c.radius))
-        };
-        match (ball(a), ball(b)) {
-            (Some(s), _) => self.sphere_solid_distance(&s, b),
-            (None, Some(s)) => self.sphere_solid_distance(&s, a),
-            (None, None) => None,
-        }
-    }
-
-    /// A lower bound on the distance between any body of search group `g` and flat body
-    /// `b`: the distance from the group's bounding sphere to `b`'s box or cylinder; `None` for
-    /// another shape, `−∞` for a group without a sphere.
-    #[inline]
-    pub(super) fn group_sphere_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
-        self.bounding_sphere_solid_distance(self.group_sphere(g), b)
-    }
-
-    /// As [`Self::group_sphere_solid_distance`], for motion group `g`.
-    #[inline]
-    pub(super) fn motion_group_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
-        self.bounding_sphere_solid_distance(self.motion_group_sphere(g), b)
-    }
-
-    /// The distance from a group's bounding sphere to flat body `b`'s box or cylinder.
-    #[inline]
-    fn bounding_sphere_solid_distance(
-        &self,
-        (center, radius): (Point3, Real),
-        b: usize,
-    ) -> Option<Real> {
-        if !radius.is_finite() {
-            return Some(Real::NEG_INFINITY);
-        }
-        self.sphere_solid_distance(&crate::geom::Sphere::from_finite(center, radius), b)
-    }
-
-    /// The distance from `sphere` to flat body `b`'s posed box or cylinder, by its kernel
-    /// (no witnesses); `None` for another shape.
-    #[inline(always)]
-    pub(super) fn sphere_solid_distance(
-        &self,
-        sphere: &crate::geom::Sphere,
-        b: usize,
-    ) -> Option<Real> {
-        match self.solid(b) {
-            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(sphere, solid)),
-            Some(Shape::Cylinder(solid)) => {
-                Some(crate::query::sphere_cylinder_distance(sphere, solid))
-            }
-            _ => None,
-        }
-    }
-
     /// World shape of flat body `b` at the last posed configuration.
     pub(super) fn shape(&self, b: usize) -> Shape {
         self.posed.solids[b].unwrap_or_else(|| self.posed.cores[b].shape())

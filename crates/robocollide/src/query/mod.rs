@@ -45,6 +45,7 @@ pub(crate) mod support_map;
 
 pub use box_box::box_box;
 pub use capsule_box::capsule_box;
+pub(crate) use capsule_box::capsule_box_distance;
 pub use capsule_capsule::capsule_capsule;
 pub use capsule_cylinder::capsule_cylinder;
 pub use cylinder_box::cylinder_box;

@@ -1,0 +1,93 @@
+//! Distances from a pose's cores and culling spheres to its posed solids (boxes and
+//! cylinders) straight through the distance-only kernels: no shapes copied, no witnesses.
+//! The pair search, the checker and the motion check use them for the commonest general
+//! pairs (a sphere or capsule body against an obstacle box) and for the lower bounds that
+//! cull whole blocks (a group's bounding sphere against a solid contains, so bounds from
+//! below, every body of the group against it).
+
+use super::pose::CellPose;
+use crate::geom::{Capsule, Segment, Shape, Sphere};
+use crate::math::{Point3, Real};
+
+impl CellPose {
+    /// The distance between flat bodies `a` and `b` straight from their posed kernels when
+    /// one is a sphere or capsule and the other a box, or a sphere and a cylinder (a
+    /// planner's and a cell's commonest general pairs: no shapes copied, no witnesses);
+    /// `None` for any other pair.
+    #[inline]
+    pub(in crate::collision) fn core_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
+        let (a, b) = if self.cores()[a].general {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let core = &self.cores()[a];
+        if core.general {
+            return None;
+        }
+        if core.dd == 0.0 {
+            let ball = Sphere::from_finite(core.start, core.radius);
+            return self.sphere_solid_distance(&ball, b);
+        }
+        let axis = Segment::from_finite(core.start, core.start + core.direction);
+        match self.solid(b) {
+            Some(Shape::Box(solid)) => Some(crate::query::capsule_box_distance(
+                &Capsule::from_finite(axis, core.radius),
+                solid,
+            )),
+            _ => None,
+        }
+    }
+
+    /// A lower bound on the distance between any body of search group `g` and flat body
+    /// `b`: the distance from the group's bounding sphere to `b`'s box or cylinder; `None` for
+    /// another shape, `−∞` for a group without a sphere.
+    #[inline]
+    pub(in crate::collision) fn group_sphere_solid_distance(
+        &self,
+        g: usize,
+        b: usize,
+    ) -> Option<Real> {
+        self.bounding_sphere_solid_distance(self.group_sphere(g), b)
+    }
+
+    /// As [`Self::group_sphere_solid_distance`], for motion group `g`.
+    #[inline]
+    pub(in crate::collision) fn motion_group_solid_distance(
+        &self,
+        g: usize,
+        b: usize,
+    ) -> Option<Real> {
+        self.bounding_sphere_solid_distance(self.motion_group_sphere(g), b)
+    }
+
+    /// The distance from a group's bounding sphere to flat body `b`'s box or cylinder.
+    #[inline]
+    fn bounding_sphere_solid_distance(
+        &self,
+        (center, radius): (Point3, Real),
+        b: usize,
+    ) -> Option<Real> {
+        if !radius.is_finite() {
+            return Some(Real::NEG_INFINITY);
+        }
+        self.sphere_solid_distance(&Sphere::from_finite(center, radius), b)
+    }
+
+    /// The distance from `sphere` to flat body `b`'s posed box or cylinder, by its kernel
+    /// (no witnesses); `None` for another shape.
+    #[inline(always)]
+    pub(in crate::collision) fn sphere_solid_distance(
+        &self,
+        sphere: &Sphere,
+        b: usize,
+    ) -> Option<Real> {
+        match self.solid(b) {
+            Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(sphere, solid)),
+            Some(Shape::Cylinder(solid)) => {
+                Some(crate::query::sphere_cylinder_distance(sphere, solid))
+            }
+            _ => None,
+        }
+    }
+}
