@@ -20,6 +20,9 @@ use crate::query::shape_shape_distance;
 /// Independent running minima over the cheap pairs of a block.
 const LANES: usize = 4;
 
+/// Blocks whose gaps the closest-pair search keeps on the stack (later ones recompute).
+const CACHED_GAPS: usize = 64;
+
 /// The best pair so far: signed distance and index into the checker's pairs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Closest {
@@ -223,24 +226,41 @@ impl PairSearch {
         // rejected configurations mostly collide where the previous one did. (The
         // closest-first order is not for it: its best stays the tiny window until a contact
         // ends it, so that order culls nothing more, and costs a square root per block.)
+        // The closest-pair search keeps each block's gap from that pass (its cull test
+        // below, without taking the spheres again).
+        let mut gaps = [Real::NEG_INFINITY; CACHED_GAPS];
         let first = if stop_at_contact {
             self.last_contact.0.load(Ordering::Relaxed) % self.blocks.len().max(1)
         } else {
-            (0..self.blocks.len())
-                .map(|i| (gap(&self.blocks[i]), i))
-                .fold((Real::INFINITY, 0), |x, y| if y.0 < x.0 { y } else { x })
-                .1
+            let mut first = (Real::INFINITY, 0);
+            for (i, block) in self.blocks.iter().enumerate() {
+                let g = gap(block);
+                if i < CACHED_GAPS {
+                    gaps[i] = g;
+                }
+                if g < first.0 {
+                    first = (g, i);
+                }
+            }
+            first.1
         };
         let order = std::iter::once(first).chain((0..self.blocks.len()).filter(|&i| i != first));
         for i in order.take(self.blocks.len()) {
             let block = &self.blocks[i];
-            let ((ca, ra), (cb, rb)) = (
-                pose.group_sphere(block.groups.0),
-                pose.group_sphere(block.groups.1),
-            );
-            let reach = best.distance + ra + rb;
-            if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
-                continue;
+            if !stop_at_contact && i < CACHED_GAPS {
+                if gaps[i] >= best.distance {
+                    continue;
+                }
+            } else {
+                let ((ca, ra), (cb, rb)) = (
+                    pose.group_sphere(block.groups.0),
+                    pose.group_sphere(block.groups.1),
+                );
+                let reach = best.distance + ra + rb;
+                if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach)
+                {
+                    continue;
+                }
             }
             if let Some((group, body)) = block.solid_side {
                 if pose
