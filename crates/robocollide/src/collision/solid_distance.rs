@@ -15,7 +15,7 @@ impl CellPose {
     /// planner's and a cell's commonest general pairs: no shapes copied, no witnesses);
     /// `None` for any other pair.
     #[inline]
-    pub(in crate::collision) fn core_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
+    pub(super) fn core_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
         let (a, b) = if self.cores()[a].general {
             (b, a)
         } else {
@@ -43,21 +43,13 @@ impl CellPose {
     /// `b`: the distance from the group's bounding sphere to `b`'s box or cylinder; `None` for
     /// another shape, `−∞` for a group without a sphere.
     #[inline]
-    pub(in crate::collision) fn group_sphere_solid_distance(
-        &self,
-        g: usize,
-        b: usize,
-    ) -> Option<Real> {
+    pub(super) fn group_sphere_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
         self.bounding_sphere_solid_distance(self.group_sphere(g), b)
     }
 
     /// As [`Self::group_sphere_solid_distance`], for motion group `g`.
     #[inline]
-    pub(in crate::collision) fn motion_group_solid_distance(
-        &self,
-        g: usize,
-        b: usize,
-    ) -> Option<Real> {
+    pub(super) fn motion_group_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
         self.bounding_sphere_solid_distance(self.motion_group_sphere(g), b)
     }
 
@@ -77,11 +69,7 @@ impl CellPose {
     /// The distance from `sphere` to flat body `b`'s posed box or cylinder, by its kernel
     /// (no witnesses); `None` for another shape.
     #[inline(always)]
-    pub(in crate::collision) fn sphere_solid_distance(
-        &self,
-        sphere: &Sphere,
-        b: usize,
-    ) -> Option<Real> {
+    pub(super) fn sphere_solid_distance(&self, sphere: &Sphere, b: usize) -> Option<Real> {
         match self.solid(b) {
             Some(Shape::Box(solid)) => Some(crate::query::sphere_box_distance(sphere, solid)),
             Some(Shape::Cylinder(solid)) => {
