@@ -396,3 +396,75 @@ fn motion_bench_maker_scenes_give_vamps_verdicts() {
         7 * configs.len()
     );
 }
+
+#[test]
+fn the_closest_pair_among_many_boxes_matches_every_pair_measured_by_the_full_query() {
+    // The UR5's capsules and spheres (robot–world pairs) among 40 boxes of random size (a few flat) and
+    // orientation: the culled search (block spheres, the capsule's bounding sphere against the
+    // box, the distance-only kernels) must find the least of all pairs' full-query distances.
+    let mut rng = common::rng(0xb0c5);
+    let mut text = String::from(
+        "name = \"UR5 among boxes\"\n[[robots]]\nlabel = \"R1\"\nmodel = \"../robots/ur5.toml\"\nlevel = \"precise\"\n",
+    );
+    let mut k = 0;
+    while k < 40 {
+        let c: [Real; 3] = [
+            rng.random_range(-1.5..1.5),
+            rng.random_range(-1.5..1.5),
+            rng.random_range(0.0..1.5),
+        ];
+        let h = [0; 3].map(|_| {
+            if rng.random_range(0.0..1.0) < 0.1 {
+                0.0
+            } else {
+                rng.random_range(0.05..0.25)
+            }
+        });
+        let rpy = [0; 3].map(|_| rng.random_range(-3.1..3.1));
+        // None over the base (the arm would touch it at every configuration).
+        if c[0].hypot(c[1]) < 0.45 && c[2] < 0.5 {
+            continue;
+        }
+        k += 1;
+        text += &format!(
+            "[[obstacles]]\nname = \"box{k}\"\nbox = {{ center = {c:?}, half_extents = {h:?}, rpy = {rpy:?} }}\n"
+        );
+    }
+    let cell = cell_from(&text).unwrap();
+    let mut checker = CellChecker::new(&cell, false);
+    let world = cell
+        .robots
+        .iter()
+        .position(|r| r.label == WORLD_LABEL)
+        .unwrap();
+    let obstacles = cell.robots[world].model.world_shapes(&[]).unwrap();
+    let (mut contacts, mut apart) = (0, 0);
+    for _ in 0..400 {
+        let q: Vec<Real> = (0..6).map(|_| rng.random_range(-3.1..3.1)).collect();
+        checker.pose(&q);
+        let arm = cell.robots[0].model.world_shapes(&q).unwrap();
+        let brute = checker
+            .pairs()
+            .iter()
+            .map(|p| {
+                let shape = |r: usize, b: usize| if r == world { &obstacles[b] } else { &arm[b] };
+                shape_shape(shape(p.robot_a, p.body_a), shape(p.robot_b, p.body_b)).distance
+            })
+            .fold(Real::INFINITY, Real::min);
+        let closest = checker.closest().unwrap();
+        assert!(
+            (closest.distance - brute).abs() <= 1e-12,
+            "{q:?}: {closest:?} against {brute}"
+        );
+        assert_eq!(checker.in_contact(), brute <= 0.0, "{q:?}");
+        if brute <= 0.0 {
+            contacts += 1;
+        } else {
+            apart += 1;
+        }
+    }
+    assert!(
+        contacts > 10 && apart > 100,
+        "{contacts} in contact, {apart} apart"
+    );
+}
