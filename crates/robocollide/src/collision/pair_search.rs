@@ -396,12 +396,12 @@ impl PairSearch {
             }
             // A capsule against a box or cylinder: the distance from its bounding sphere to
             // the solid bounds the pair's from below, at a fraction of the kernel's cost.
-            let swept = if c[a].general { b } else { a };
+            let (swept, solid) = if c[a].general { (b, a) } else { (a, b) };
             if c[swept].dd > 0.0 && !c[swept].general {
                 let (centre, radius) = c[swept].bounding_sphere();
                 let ball = crate::geom::Sphere::from_finite(centre, radius);
                 if pose
-                    .sphere_solid_distance(&ball, a + b - swept)
+                    .sphere_solid_distance(&ball, solid)
                     .is_some_and(|d| d >= best.distance)
                 {
                     continue;
