@@ -52,6 +52,7 @@ use super::chord_certificate::ChordCertificate;
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::rake::rake_finds_contact;
+use crate::geom::Aabb;
 use crate::math::Real;
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).
@@ -71,15 +72,30 @@ struct Block {
     /// and the obstacle as `(robot, body)`, whose exact distance to the link's sphere is a far
     /// tighter bound than two spheres' gap (a shelf's sphere is most of the shelf).
     obstacle: Option<(usize, (usize, usize))>,
+    /// The lone obstacle's world-aligned box (placed at the first motion): the link's
+    /// sphere's gap to it is a lower bound nearly as tight as the exact distance for the
+    /// boxes of a scene, at a fraction of its cost.
+    obstacle_box: Option<Aabb>,
 }
 
 impl Block {
     /// A lower bound on the distance of every pair of the block at the posed configuration,
     /// the groups' spheres' gap unless `enough` says it does not suffice: then, for a link
     /// against an obstacle, the link's sphere's distance to the obstacle itself (a box or
-    /// cylinder query instead of two spheres' gap).
+    /// cylinder query instead of two spheres' gap). For a link against an obstacle with a
+    /// world-aligned box, that box's gap to the link's sphere comes first instead of the
+    /// spheres'.
     #[inline]
     fn gap(&self, checker: &CellChecker<'_>, enough: impl Fn(Real) -> bool) -> Real {
+        if let (Some((group, (r, b))), Some(aabb)) = (self.obstacle, &self.obstacle_box) {
+            let (centre, radius) = checker.group_sphere(group);
+            let lower = aabb.sphere_gap(&centre, radius);
+            return if enough(lower) {
+                lower
+            } else {
+                checker.group_body_gap(group, r, b)
+            };
+        }
         let spheres = checker.group_gap(self.groups.0, self.groups.1);
         match self.obstacle {
             Some((group, (r, b))) if !enough(spheres) => checker.group_body_gap(group, r, b),
@@ -129,6 +145,8 @@ pub struct MotionCheck {
     /// Every pair's motion bound along the current motion (and the suffix tables).
     bounds: PairBounds,
     blocks: Vec<Block>,
+    /// Whether the blocks' obstacle boxes are placed.
+    obstacles_boxed: bool,
     block_pairs: Vec<usize>,
     /// Per group, its bodies as `(robot, body)`.
     members: Vec<Vec<(usize, usize)>>,
@@ -190,6 +208,7 @@ impl MotionCheck {
                     pairs: position..position + 1,
                     relative: None,
                     obstacle: None,
+                    obstacle_box: None,
                 }),
             }
         }
@@ -256,6 +275,7 @@ impl MotionCheck {
             bounds: PairBounds::new(&bound, checker),
             bound,
             blocks,
+            obstacles_boxed: false,
             block_pairs: order,
             group_bounds: vec![0.0; members.len()],
             members,
@@ -294,6 +314,15 @@ impl MotionCheck {
         checker.pose(qb);
         if checker.in_contact() || rake_finds_contact(checker, &mut self.q, qa, qb) {
             return false;
+        }
+        if !self.obstacles_boxed {
+            // Obstacles never move: their boxes once, from any pose.
+            for block in &mut self.blocks {
+                if let Some((_, (r, b))) = block.obstacle {
+                    block.obstacle_box = Aabb::of(&checker.shape(r, b));
+                }
+            }
+            self.obstacles_boxed = true;
         }
         checker.place_motion_groups();
         self.set_motion_bounds(checker, qa, qb);

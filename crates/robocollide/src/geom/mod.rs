@@ -11,6 +11,7 @@
 //! zero-length cylinder is rejected: as a disc its orientation would be undefined. Boxes may be
 //! flat (a half-extent of 0). A [`Plane`] is a half-space, the solid below it.
 
+mod aabb;
 mod capsule;
 pub mod conformal;
 mod cylinder;
@@ -24,6 +25,7 @@ mod shape_syntax;
 mod sphere;
 mod validate;
 
+pub use aabb::Aabb;
 pub use capsule::Capsule;
 pub use cylinder::Cylinder;
 pub use dual::{Dual, DualVector};
