@@ -72,7 +72,7 @@ struct Block {
     /// and the obstacle as `(robot, body)`, whose exact distance to the link's sphere is a far
     /// tighter bound than two spheres' gap (a shelf's sphere is most of the shelf).
     obstacle: Option<(usize, (usize, usize))>,
-    /// The lone obstacle's world-aligned box (placed at the first motion): the link's
+    /// The lone obstacle's world-aligned box (obstacles never move): the link's
     /// sphere's gap to it is a lower bound nearly as tight as the exact distance for the
     /// boxes of a scene, at a fraction of its cost.
     obstacle_box: Option<Aabb>,
@@ -145,8 +145,6 @@ pub struct MotionCheck {
     /// Every pair's motion bound along the current motion (and the suffix tables).
     bounds: PairBounds,
     blocks: Vec<Block>,
-    /// Whether the blocks' obstacle boxes are placed.
-    obstacles_boxed: bool,
     block_pairs: Vec<usize>,
     /// Per group, its bodies as `(robot, body)`.
     members: Vec<Vec<(usize, usize)>>,
@@ -269,13 +267,16 @@ impl MotionCheck {
                 (Some(o), None) => Some((h, o)),
                 _ => None,
             };
+            // Robots without joints are posed once, when the checker is built.
+            block.obstacle_box = block
+                .obstacle
+                .and_then(|(_, (r, b))| Aabb::of(&checker.shape(r, b)));
         }
         Self {
             chord: ChordCertificate::new(checker, &bound, members.len()),
             bounds: PairBounds::new(&bound, checker),
             bound,
             blocks,
-            obstacles_boxed: false,
             block_pairs: order,
             group_bounds: vec![0.0; members.len()],
             members,
@@ -314,15 +315,6 @@ impl MotionCheck {
         checker.pose(qb);
         if checker.in_contact() || rake_finds_contact(checker, &mut self.q, qa, qb) {
             return false;
-        }
-        if !self.obstacles_boxed {
-            // Obstacles never move: their boxes once, from any pose.
-            for block in &mut self.blocks {
-                if let Some((_, (r, b))) = block.obstacle {
-                    block.obstacle_box = Aabb::of(&checker.shape(r, b));
-                }
-            }
-            self.obstacles_boxed = true;
         }
         checker.place_motion_groups();
         self.set_motion_bounds(checker, qa, qb);
