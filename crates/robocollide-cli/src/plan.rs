@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::Args;
 use robocollide::collision::{CellChecker, SweepMode, Trajectory};
-use robocollide::planning::{PlannerSettings, rrt_connect};
+use robocollide::planning::{DynamicDomain, PlannerSettings, Sampler, rrt_connect};
 use robocollide::robot::Cell;
 use robocollide::validity::CellValidity;
 
@@ -51,7 +51,7 @@ pub struct PlanArgs {
     /// Time limit (s), at most one day.
     #[arg(long, default_value_t = 30.0)]
     time_limit: f64,
-    /// Largest tree edge (rad), in (0, 2π]. Default 1 (VAMP's range) for a cell; 0.3 with
+    /// Largest tree edge (rad), in (0, 2π]. Default 1 (VAMP's range) for a cell; 0.5 with
     /// --problems, which measured faster on MotionBenchMaker's cluttered scenes.
     #[arg(long)]
     max_step: Option<f64>,
@@ -59,6 +59,21 @@ pub struct PlanArgs {
     /// 20 000; with --problems 1 000 000, VAMP's setting for MotionBenchMaker.
     #[arg(long)]
     max_iterations: Option<usize>,
+    /// Dynamic-domain sampling (Yershova et al. 2005, as VAMP's RRT-Connect): `RADIUS,MIN`
+    /// in rad, a node's radius after its first failed extension and the least it shrinks
+    /// to; samples farther from their nearest node than its radius are dropped unchecked.
+    /// `off` grows towards every sample.
+    #[arg(long, value_name = "RADIUS,MIN|off")]
+    dynamic_domain: Option<String>,
+    /// Let the trees alternate instead of growing the smaller one (balanced trees, as VAMP's
+    /// RRT-Connect, are the default: on MotionBenchMaker they halved the mean planning time).
+    #[arg(long)]
+    no_balance: bool,
+    /// Where samples come from: `uniform` (seeded by --seed; the default for a cell) or
+    /// `halton` (the deterministic Halton sequence, as VAMP samples; the default with
+    /// --problems). --seed drives shortcutting either way.
+    #[arg(long, value_enum)]
+    sampler: Option<SamplerArg>,
     /// Required clearance at evaluated configurations (m), for every checked pair (self pairs
     /// included). Default 0: paths only avoid contact and may pass closer than the cell's
     /// threshold; the output says so.
@@ -124,6 +139,9 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
             )?,
             max_iterations: max_iterations(args.max_iterations, PROBLEM_SET_ITERATIONS)?,
             seed: args.seed,
+            dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref(), None)?,
+            balance: !args.no_balance,
+            sampler: sampler(args.sampler, Sampler::Halton),
             json: args.json.as_deref(),
             no_plan: args.no_plan,
         })?;
@@ -194,6 +212,9 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         )?,
         seed: args.seed,
         time_limit: Duration::from_secs_f64(time_limit),
+        dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref(), None)?,
+        balance: !args.no_balance,
+        sampler: sampler(args.sampler, Sampler::Uniform),
         ..Default::default()
     };
     println!(
@@ -345,10 +366,12 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
 /// given up sooner than VAMP gives it up; the time limit still bounds each problem.
 const PROBLEM_SET_ITERATIONS: usize = 1_000_000;
 
-/// `--max-step`'s default with `--problems` (rad): on MotionBenchMaker's shelves and cages
-/// longer steps end more extensions against obstacles far along them (0.5 rad: mean 13 ms
-/// against 7.4 ms, the median alike; `benches/README.md`).
-const PROBLEM_SET_STEP: f64 = 0.3;
+/// `--max-step`'s default with `--problems` (rad). With alternating trees, longer steps ended
+/// more extensions against obstacles far along them (0.5 rad: mean 13 ms against 7.4 ms with
+/// 0.3); with balanced trees and Halton samples 0.5 rad checks the fewest motions of 0.3–0.5
+/// on all 700 problems (mean 273 per problem against 464 with 0.3 rad; search mean 2.0–2.8
+/// against 2.1–3.2 ms; `benches/README.md`, session 24).
+const PROBLEM_SET_STEP: f64 = 0.5;
 
 /// Most iterations `--max-iterations` accepts (a search's trees grow with its iterations; the
 /// time limit usually ends a long search first).
@@ -360,5 +383,52 @@ fn max_iterations(given: Option<usize>, default: usize) -> Result<usize> {
         None => Ok(default),
         Some(n) if (1..=MAX_ITERATIONS).contains(&n) => Ok(n),
         Some(n) => bail!("--max-iterations must be between 1 and {MAX_ITERATIONS}, got {n}"),
+    }
+}
+
+/// `--dynamic-domain`: `RADIUS,MIN` (rad), `off`, or absent (`default`).
+fn dynamic_domain(
+    text: Option<&str>,
+    default: Option<DynamicDomain>,
+) -> Result<Option<DynamicDomain>> {
+    let Some(text) = text else {
+        return Ok(default);
+    };
+    if text.trim() == "off" {
+        return Ok(None);
+    }
+    let values: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [radius, min_radius] = values.as_slice() else {
+        bail!("--dynamic-domain takes RADIUS,MIN (rad) or off, got {text:?}");
+    };
+    let number = |name: &str, value: &str| -> Result<f64> {
+        let x: f64 = value
+            .parse()
+            .map_err(|_| anyhow::anyhow!("--dynamic-domain: {name} {value:?} is not a number"))?;
+        option_in_range(&format!("--dynamic-domain {name}"), x, 1e-9, 1e6, "rad")
+    };
+    let (radius, min_radius) = (number("RADIUS", radius)?, number("MIN", min_radius)?);
+    if min_radius > radius {
+        bail!("--dynamic-domain: MIN {min_radius} exceeds RADIUS {radius}");
+    }
+    Ok(Some(DynamicDomain {
+        radius,
+        min_radius,
+        ..DynamicDomain::VAMP
+    }))
+}
+
+/// `--sampler`'s values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum SamplerArg {
+    Uniform,
+    Halton,
+}
+
+fn sampler(arg: Option<SamplerArg>, default: Sampler) -> Sampler {
+    match arg {
+        None => default,
+        Some(SamplerArg::Uniform) => Sampler::Uniform,
+        Some(SamplerArg::Halton) => Sampler::Halton,
     }
 }

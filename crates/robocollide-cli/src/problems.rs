@@ -47,6 +47,12 @@ pub struct ProblemRun<'a> {
     pub max_iterations: usize,
     /// Random seed.
     pub seed: u64,
+    /// Dynamic-domain sampling's radii (`None`: off).
+    pub dynamic_domain: Option<robocollide::planning::DynamicDomain>,
+    /// Balanced trees.
+    pub balance: bool,
+    /// The sampler.
+    pub sampler: robocollide::planning::Sampler,
     /// Where to write the JSON report.
     pub json: Option<&'a Path>,
     /// Skip planning (re-check VAMP's paths only).
@@ -485,6 +491,9 @@ fn solve(
             max_iterations: run.max_iterations,
             seed: run.seed,
             time_limit: Duration::from_secs_f64(run.time_limit),
+            dynamic_domain: run.dynamic_domain,
+            balance: run.balance,
+            sampler: run.sampler,
             ..Default::default()
         };
         match rrt_connect(&mut validity, &p.start, goal, &settings) {

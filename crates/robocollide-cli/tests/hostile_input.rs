@@ -91,6 +91,22 @@ fn regression_numeric_options_are_range_checked() {
             "--max-iterations must be between 1 and 10000000, got 20000001",
         ),
         (
+            &["plan", "--dynamic-domain", "4"][..],
+            "--dynamic-domain takes RADIUS,MIN (rad) or off, got \"4\"",
+        ),
+        (
+            &["plan", "--dynamic-domain", "4,nan"][..],
+            "--dynamic-domain MIN must be between",
+        ),
+        (
+            &["plan", "--dynamic-domain", "1,2"][..],
+            "--dynamic-domain: MIN 2 exceeds RADIUS 1",
+        ),
+        (
+            &["plan", "--dynamic-domain", "x,1"][..],
+            "--dynamic-domain: RADIUS \"x\" is not a number",
+        ),
+        (
             &["avoid", "--duration", "1e9"][..],
             "--duration must be between",
         ),

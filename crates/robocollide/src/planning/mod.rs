@@ -4,8 +4,12 @@
 //! every edge a planner accepts is collision-free, not merely sampled). Requires the
 //! `planning` feature.
 
+mod dynamic_domain;
+mod halton;
 mod rrt_connect;
+mod tree;
 mod validity;
 
-pub use rrt_connect::{Plan, PlannerSettings, rrt_connect};
+pub use dynamic_domain::DynamicDomain;
+pub use rrt_connect::{Plan, PlannerSettings, Sampler, rrt_connect};
 pub use validity::Validity;

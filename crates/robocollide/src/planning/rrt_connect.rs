@@ -2,10 +2,13 @@
 //! planning*, ICRA 2000), with random shortcutting of the result.
 //!
 //! Two trees grow from the start and the goal. Each iteration samples a configuration
-//! (uniform within the bounds, seeded ChaCha8 — reproducible across platforms), *extends* one
-//! tree one step (at most `max_step` in joint space, Euclidean) towards it, then *connects* the
-//! other tree to the new node (repeated steps until reached or blocked); the trees swap roles
-//! every iteration. Every edge is accepted only if [`Validity::motion_valid`] says so. Limits:
+//! ([`Sampler`]: uniform within the bounds from a seeded ChaCha8, reproducible across
+//! platforms, or the Halton sequence), *extends* one tree one step (at most `max_step` in
+//! joint space, Euclidean) towards it, then *connects* the other tree to the new node
+//! (repeated steps until reached or blocked). Which tree extends next: with balanced trees
+//! (the default, as VAMP's RRT-Connect) the smaller one, else they alternate. Optionally
+//! ([`DynamicDomain`]) samples far from a node that has failed to extend are dropped before
+//! any check. Every edge is accepted only if [`Validity::motion_valid`] says so. Limits:
 //! iterations and wall-clock time; either ends with [`Error::Planning`] naming the limit.
 
 use std::time::{Duration, Instant};
@@ -13,6 +16,9 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::dynamic_domain::DynamicDomain;
+use super::halton::Halton;
+use super::tree::{Tree, distance2};
 use super::validity::Validity;
 use crate::error::{Error, Result};
 use crate::math::Real;
@@ -36,6 +42,25 @@ pub struct PlannerSettings {
     pub shortcut_attempts: usize,
     /// Keep the trees' edges in [`Plan::tree`] (for pictures).
     pub record_tree: bool,
+    /// Dynamic-domain sampling: a sample farther from its nearest node than that node's
+    /// radius is dropped before any motion is checked. `None`: every sample is grown towards.
+    pub dynamic_domain: Option<DynamicDomain>,
+    /// Balanced trees: the tree that grew keeps growing while the other holds at least as
+    /// many nodes, so the smaller tree is the one extended towards samples; otherwise the
+    /// trees alternate.
+    pub balance: bool,
+    /// Where samples come from.
+    pub sampler: Sampler,
+}
+
+/// The sampler of configurations to grow towards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sampler {
+    /// Uniform within the joint bounds, from ChaCha8 seeded with [`PlannerSettings::seed`].
+    Uniform,
+    /// The Halton sequence over the joint bounds (deterministic; the seed still drives
+    /// shortcutting), as VAMP's RRT-Connect samples.
+    Halton,
 }
 
 impl Default for PlannerSettings {
@@ -47,6 +72,9 @@ impl Default for PlannerSettings {
             seed: 1,
             shortcut_attempts: 200,
             record_tree: false,
+            dynamic_domain: None,
+            balance: true,
+            sampler: Sampler::Uniform,
         }
     }
 }
@@ -73,97 +101,6 @@ pub struct Plan {
     pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
 
-/// Nodes per block of [`Tree::lanes`].
-const LANES: usize = 8;
-
-/// A tree of configurations, stored flat (node `i` at `coordinates[i·dof..(i+1)·dof]`), and
-/// again by blocks of [`LANES`] nodes with each joint's values side by side, so that the
-/// nearest-node scan, linear in the nodes and run every extension, measures a block's nodes
-/// together (one vector operation per joint for several nodes).
-struct Tree {
-    dof: usize,
-    coordinates: Vec<Real>,
-    /// Block `b`, joint `k`, node `b·LANES + l` at `((b·dof) + k)·LANES + l`; the last
-    /// block's unused lanes hold zeros.
-    lanes: Vec<Real>,
-    parents: Vec<usize>,
-}
-
-impl Tree {
-    fn new(root: &[Real]) -> Self {
-        let mut tree = Self {
-            dof: root.len(),
-            coordinates: Vec::new(),
-            lanes: Vec::new(),
-            parents: Vec::new(),
-        };
-        tree.push(root, 0);
-        tree
-    }
-
-    fn len(&self) -> usize {
-        self.parents.len()
-    }
-
-    fn node(&self, i: usize) -> &[Real] {
-        &self.coordinates[i * self.dof..(i + 1) * self.dof]
-    }
-
-    /// The first node of least squared distance to `q`, the sum over joints taken in joint
-    /// order as [`distance2`] does (so that the winner is the one a plain scan picks).
-    fn nearest(&self, q: &[Real]) -> usize {
-        let mut best = (0, Real::INFINITY);
-        if q.len() != self.dof || self.dof == 0 {
-            return 0;
-        }
-        for (b, block) in self.lanes.chunks_exact(self.dof * LANES).enumerate() {
-            let mut d = [0.0; LANES];
-            for (values, &qk) in block.chunks_exact(LANES).zip(q) {
-                let values: &[Real; LANES] = values.try_into().expect("blocks of LANES");
-                for l in 0..LANES {
-                    d[l] += (values[l] - qk) * (values[l] - qk);
-                }
-            }
-            let used = (self.len() - b * LANES).min(LANES);
-            for (l, &dl) in d[..used].iter().enumerate() {
-                if dl < best.1 {
-                    best = (b * LANES + l, dl);
-                }
-            }
-        }
-        best.0
-    }
-
-    fn push(&mut self, q: &[Real], parent: usize) -> usize {
-        let i = self.len();
-        if i % LANES == 0 {
-            self.lanes.resize(self.lanes.len() + self.dof * LANES, 0.0);
-        }
-        let block = (i / LANES) * self.dof * LANES;
-        for (k, &v) in q.iter().enumerate() {
-            self.lanes[block + k * LANES + i % LANES] = v;
-        }
-        self.coordinates.extend_from_slice(q);
-        self.parents.push(parent);
-        i
-    }
-
-    /// Root-to-node path.
-    fn path_to(&self, mut i: usize) -> Vec<Vec<Real>> {
-        let mut out = vec![self.node(i).to_vec()];
-        while i != 0 {
-            i = self.parents[i];
-            out.push(self.node(i).to_vec());
-        }
-        out.reverse();
-        out
-    }
-}
-
-fn distance2(a: &[Real], b: &[Real]) -> Real {
-    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
-}
-
 fn length(path: &[Vec<Real>]) -> Real {
     path.windows(2)
         .map(|w| distance2(&w[0], &w[1]).sqrt())
@@ -186,13 +123,35 @@ enum Extend {
     Reached(usize),
     Advanced(usize),
     Trapped,
+    /// The target lies outside the nearest node's dynamic domain: nothing was checked.
+    Outside,
 }
 
-fn extend(tree: &mut Tree, validity: &mut impl Validity, target: &[Real], step: Real) -> Extend {
+/// One step of `tree` towards `target`; with a dynamic domain, only from a nearest node whose
+/// radius holds the target, and the node's radius updated by the outcome.
+fn extend(
+    tree: &mut Tree,
+    validity: &mut impl Validity,
+    target: &[Real],
+    step: Real,
+    domain: Option<&DynamicDomain>,
+) -> Extend {
     let near = tree.nearest(target);
+    if domain.is_some() && distance2(tree.node(near), target).sqrt() > tree.radius(near) {
+        return Extend::Outside;
+    }
     let q = steer(tree.node(near), target, step);
     if !validity.motion_valid(tree.node(near), &q) {
+        if let Some(domain) = domain {
+            tree.set_radius(near, domain.after_failure(tree.radius(near)));
+        }
         return Extend::Trapped;
+    }
+    if let Some(domain) = domain {
+        let radius = tree.radius(near);
+        if radius.is_finite() {
+            tree.set_radius(near, radius * (1.0 + domain.alpha));
+        }
     }
     let reached = distance2(&q, target) == 0.0;
     let i = tree.push(&q, near);
@@ -273,8 +232,19 @@ pub fn rrt_connect(
             "the goal configuration is in collision or outside the joint limits".into(),
         ));
     }
+    if let Some(domain) = &settings.dynamic_domain {
+        domain.validate()?;
+    }
     let bounds = validity.bounds();
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut halton = match settings.sampler {
+        Sampler::Uniform => None,
+        Sampler::Halton => Some(Halton::new(bounds.clone()).ok_or_else(|| {
+            Error::Planning(format!(
+                "the Halton sampler takes at most 16 joints, got {n}"
+            ))
+        })?),
+    };
     let mut trees = [Tree::new(start), Tree::new(goal)];
     let mut from_start = true; // trees[0] grows from the start
     let mut joined: Option<(usize, usize)> = None;
@@ -297,29 +267,39 @@ pub fn rrt_connect(
             )));
         }
         iterations += 1;
-        let sample: Vec<Real> = bounds
-            .iter()
-            .map(|&(lo, hi)| rng.random_range(lo..=hi))
-            .collect();
+        let sample: Vec<Real> = match &mut halton {
+            Some(halton) => halton.next(),
+            None => bounds
+                .iter()
+                .map(|&(lo, hi)| rng.random_range(lo..=hi))
+                .collect(),
+        };
         let [a, b] = &mut trees;
-        let new = match extend(a, validity, &sample, settings.max_step) {
-            Extend::Trapped => None,
+        let new = match extend(
+            a,
+            validity,
+            &sample,
+            settings.max_step,
+            settings.dynamic_domain.as_ref(),
+        ) {
+            Extend::Trapped | Extend::Outside => None,
             Extend::Reached(i) | Extend::Advanced(i) => Some(i),
         };
         if let Some(i) = new {
             let target = a.node(i).to_vec();
             loop {
-                match extend(b, validity, &target, settings.max_step) {
+                match extend(b, validity, &target, settings.max_step, None) {
                     Extend::Advanced(_) => continue,
                     Extend::Reached(j) => {
                         joined = Some(if from_start { (i, j) } else { (j, i) });
                         break;
                     }
-                    Extend::Trapped => break,
+                    Extend::Trapped | Extend::Outside => break,
                 }
             }
         }
-        if joined.is_none() {
+        let smaller_keeps_growing = settings.balance && trees[1].len() >= trees[0].len();
+        if joined.is_none() && !smaller_keeps_growing {
             trees.swap(0, 1);
             from_start = !from_start;
         }
@@ -344,7 +324,7 @@ pub fn rrt_connect(
     let tree = if settings.record_tree {
         trees
             .iter()
-            .flat_map(|t| (1..t.len()).map(|i| (t.node(t.parents[i]).to_vec(), t.node(i).to_vec())))
+            .flat_map(|t| (1..t.len()).map(|i| (t.node(t.parent(i)).to_vec(), t.node(i).to_vec())))
             .collect()
     } else {
         Vec::new()
@@ -364,38 +344,6 @@ pub fn rrt_connect(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The blocked scan picks the first node of least `distance2`, as a plain scan does: trees
-    /// of every size around the block length, coordinates on a coarse grid (many ties), and a
-    /// query equal to a node.
-    #[test]
-    fn nearest_is_the_first_node_of_least_distance() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for dof in [1, 2, 6, 7, 9] {
-            let grid = |rng: &mut ChaCha8Rng| -> Vec<Real> {
-                (0..dof)
-                    .map(|_| Real::from(rng.random_range(-2i8..=2)) * 0.5)
-                    .collect()
-            };
-            let mut tree = Tree::new(&grid(&mut rng));
-            for n in 1..40 {
-                for _ in 0..20 {
-                    let q = if n % 5 == 0 {
-                        tree.node(n / 2).to_vec()
-                    } else {
-                        grid(&mut rng)
-                    };
-                    let plain = (0..tree.len())
-                        .min_by(|&i, &j| {
-                            distance2(tree.node(i), &q).total_cmp(&distance2(tree.node(j), &q))
-                        })
-                        .unwrap();
-                    assert_eq!(tree.nearest(&q), plain, "dof {dof}, {n} nodes, {q:?}");
-                }
-                tree.push(&grid(&mut rng), n - 1);
-            }
-        }
-    }
 
     /// A 2-D point robot in the unit square with a wall `x ∈ [0.45, 0.55], y < 0.8`.
     struct Wall;
@@ -465,6 +413,93 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("no path within 1 iterations"), "{e}");
+    }
+
+    /// Every combination of the options finds a valid path around the wall, the same one on
+    /// every run.
+    #[test]
+    fn every_option_goes_around_the_wall_reproducibly() {
+        let domain = DynamicDomain {
+            radius: 0.3,
+            min_radius: 0.1,
+            alpha: 1e-4,
+        };
+        for balance in [false, true] {
+            for sampler in [Sampler::Uniform, Sampler::Halton] {
+                for dynamic_domain in [None, Some(domain)] {
+                    let settings = PlannerSettings {
+                        max_step: 0.1,
+                        balance,
+                        sampler,
+                        dynamic_domain,
+                        ..Default::default()
+                    };
+                    let case = format!("{balance} {sampler:?} {dynamic_domain:?}");
+                    let plan = rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &settings)
+                        .unwrap_or_else(|e| panic!("{case}: {e}"));
+                    assert!(
+                        plan.path
+                            .windows(2)
+                            .all(|w| Wall.motion_valid(&w[0], &w[1])),
+                        "{case}"
+                    );
+                    let again =
+                        rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &settings).unwrap();
+                    assert_eq!(plan.path, again.path, "{case}");
+                }
+            }
+        }
+    }
+
+    /// A node's radius: infinite until an extension from it fails, then `radius`, shrinking
+    /// by `1 − alpha` per failure to `min_radius`, growing by `1 + alpha` per success; a
+    /// target beyond it is dropped with no motion checked.
+    #[test]
+    fn a_dynamic_domain_drops_far_targets_unchecked() {
+        let domain = DynamicDomain {
+            radius: 0.5,
+            min_radius: 0.45,
+            alpha: 0.1,
+        };
+        let mut tree = Tree::new(&[0.4, 0.5]);
+        let mut wall = Counted(0);
+        // Towards the wall: fails, the radius becomes 0.5.
+        let towards_wall = [0.5, 0.5];
+        assert!(matches!(
+            extend(&mut tree, &mut wall, &towards_wall, 0.1, Some(&domain)),
+            Extend::Trapped
+        ));
+        assert_eq!((tree.radius(0), wall.0), (0.5, 1));
+        // A target 0.6 away is outside: nothing checked, nothing changed.
+        assert!(matches!(
+            extend(&mut tree, &mut wall, &[0.4, 1.1], 0.1, Some(&domain)),
+            Extend::Outside
+        ));
+        assert_eq!((tree.radius(0), wall.0, tree.len()), (0.5, 1, 1));
+        // Failures shrink it to the least radius, not below.
+        for _ in 0..3 {
+            extend(&mut tree, &mut wall, &towards_wall, 0.1, Some(&domain));
+        }
+        assert_eq!(tree.radius(0), 0.45);
+        // A success grows it; the new node's own radius is infinite.
+        assert!(matches!(
+            extend(&mut tree, &mut wall, &[0.4, 0.9], 0.1, Some(&domain)),
+            Extend::Advanced(1)
+        ));
+        assert!((tree.radius(0) - 0.495).abs() < 1e-12);
+        assert_eq!(tree.radius(1), Real::INFINITY);
+        let bad = PlannerSettings {
+            dynamic_domain: Some(DynamicDomain {
+                min_radius: 0.6,
+                ..domain
+            }),
+            ..Default::default()
+        };
+        let e = rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &bad).unwrap_err();
+        assert!(
+            e.to_string().contains("min_radius 0.6 and radius 0.5"),
+            "{e}"
+        );
     }
 
     /// [`Wall`] counting its motion checks.
