@@ -369,6 +369,27 @@ pub fn run(run: &ProblemRun) -> Result<bool> {
             checked - self_pairs.len()
         );
     }
+    if !run.no_plan {
+        println!(
+            "RRT-Connect: max step {} rad, {} trees, {} samples, dynamic domain {}, at most {} iterations and {} s per problem",
+            run.max_step,
+            if run.balance {
+                "balanced"
+            } else {
+                "alternating"
+            },
+            match run.sampler {
+                robocollide::planning::Sampler::Uniform => "uniform (seeded)",
+                robocollide::planning::Sampler::Halton => "Halton",
+            },
+            run.dynamic_domain.map_or("off".to_owned(), |d| format!(
+                "radius {} rad, least {} rad",
+                d.radius, d.min_radius
+            )),
+            run.max_iterations,
+            run.time_limit
+        );
+    }
     let cells = Cells {
         full: &robot,
         planning: &planning,
