@@ -98,6 +98,43 @@ fn problems_are_planned_and_certified() {
         stdout.contains("table_pick            2 problems,    1 valid,    1 solved and certified"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(
+            "RRT-Connect: max step 0.5 rad, balanced trees, Halton samples, dynamic domain off"
+        ),
+        "{stdout}"
+    );
+}
+
+/// The planner's options reach every problem (and the run says which it used).
+#[test]
+fn planner_options_are_passed_to_every_problem() {
+    let out = plan_problems(
+        &fixture("mbm_problems_subset.json"),
+        &[
+            "--family",
+            "table_pick",
+            "--time-limit",
+            "20",
+            "--no-balance",
+            "--sampler",
+            "uniform",
+            "--max-step",
+            "0.3",
+            "--dynamic-domain",
+            "4,1",
+        ],
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("RRT-Connect: max step 0.3 rad, alternating trees, uniform (seeded) samples, dynamic domain radius 4 rad, least 1 rad"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("table_pick            2 problems,    1 valid,    1 solved and certified"),
+        "{stdout}"
+    );
 }
 
 #[test]
