@@ -23,7 +23,7 @@ pub struct DynamicDomain {
 }
 
 impl DynamicDomain {
-    /// VAMP 0.6.4's settings (`RRTCSettings`: radius 4, min_radius 1, alpha 1e-4).
+    /// VAMP's defaults (its `RRTCSettings`: radius 4, min_radius 1, alpha 1e-4).
     pub const VAMP: Self = Self {
         radius: 4.0,
         min_radius: 1.0,

@@ -59,7 +59,8 @@ pub enum Sampler {
     /// Uniform within the joint bounds, from ChaCha8 seeded with [`PlannerSettings::seed`].
     Uniform,
     /// The Halton sequence over the joint bounds (deterministic; the seed still drives
-    /// shortcutting), as VAMP's RRT-Connect samples.
+    /// shortcutting), as VAMP's RRT-Connect samples, but in odd prime bases only (base 2
+    /// aliases with trees taking turns: see `halton.rs`).
     Halton,
 }
 
