@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 use robocollide::collision::{CellChecker, MotionCheck, SweepMode, Trajectory, sweep};
 use robocollide::control::{FilterSettings, VelocityFilter as RustFilter};
-use robocollide::planning::{PlannerSettings, rrt_connect};
+use robocollide::planning::{PlannerSettings, Sampler, rrt_connect};
 use robocollide::robot::{Cell as RustCell, CellOptions, CellSource};
 use robocollide::validity::CellValidity;
 
@@ -512,9 +512,11 @@ impl Cell {
     /// hold `fixed` (a whole-cell configuration, default home). Every motion is certified
     /// contact-free (and at least `clearance` m apart at the evaluated configurations); the
     /// returned path is re-verified by the guaranteed sweep. `max_step` is the largest tree
-    /// edge (rad; default 1, as the library's `PlannerSettings`). Raises `PlanningError` when
-    /// no path is found within the limits.
-    #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=1.0, clearance=0.0))]
+    /// edge (rad; default 1, as the library's `PlannerSettings`); `sampler` is `"uniform"`
+    /// (seeded by `seed`) or `"halton"` (the deterministic Halton sequence, as VAMP
+    /// samples); `balance` grows the smaller tree (default) instead of alternating. Raises
+    /// `PlanningError` when no path is found within the limits.
+    #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=1.0, clearance=0.0, sampler="uniform", balance=true))]
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
         &self,
@@ -527,7 +529,18 @@ impl Cell {
         time_limit: f64,
         max_step: f64,
         clearance: f64,
+        sampler: &str,
+        balance: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let sampler = match sampler {
+            "uniform" => Sampler::Uniform,
+            "halton" => Sampler::Halton,
+            other => {
+                return Err(bad(format!(
+                    "sampler must be \"uniform\" or \"halton\", got {other:?}"
+                )));
+            }
+        };
         let r = match robot {
             Some(label) => self.robot_index(label)?,
             None => self
@@ -575,6 +588,8 @@ impl Cell {
             max_step,
             seed,
             time_limit: Duration::from_secs_f64(time_limit),
+            sampler,
+            balance,
             ..Default::default()
         };
         let outcome = py.detach(|| -> robocollide::Result<_> {

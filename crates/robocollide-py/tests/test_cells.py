@@ -151,6 +151,20 @@ def test_plan_returns_a_certified_path(demo):
     assert not demo.sweep(times, full).collision
 
 
+def test_plan_takes_the_planner_options(demo):
+    home = demo.home
+    start, goal = home[:6], np.array([90.0, -90, 0, -90, 0, 0])
+    halton = demo.plan(start, goal, sampler="halton", balance=False, time_limit=20)
+    assert halton["certified"]
+    np.testing.assert_allclose(halton["path"][-1], goal)
+    # The Halton sequence does not depend on the seed; the search (before shortcutting) is
+    # the same for every seed, uniform samples' is not.
+    other = demo.plan(start, goal, sampler="halton", balance=False, seed=9, time_limit=20)
+    assert other["iterations"] == halton["iterations"]
+    with pytest.raises(rc.RobocollideError, match='sampler must be "uniform" or "halton", got "sobol"'):
+        demo.plan(start, goal, sampler="sobol")
+
+
 def test_plan_from_a_colliding_start_raises():
     cell = rc.load_cell(URDF, srdf=SRDF, scene=MBM_SCENES / "cage_scene0001.yaml")
     with pytest.raises(rc.PlanningError, match="start configuration is in collision"):

@@ -245,6 +245,8 @@ class Cell:
         time_limit: float = 10.0,
         max_step: float = 1.0,
         clearance: float = 0.0,
+        sampler: str = "uniform",
+        balance: bool = True,
     ) -> dict[str, Any]: ...
     def velocity_filter(
         self,
