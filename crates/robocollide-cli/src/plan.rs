@@ -139,7 +139,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
             )?,
             max_iterations: max_iterations(args.max_iterations, PROBLEM_SET_ITERATIONS)?,
             seed: args.seed,
-            dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref(), None)?,
+            dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref())?,
             balance: !args.no_balance,
             sampler: sampler(args.sampler, Sampler::Halton),
             json: args.json.as_deref(),
@@ -212,7 +212,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         )?,
         seed: args.seed,
         time_limit: Duration::from_secs_f64(time_limit),
-        dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref(), None)?,
+        dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref())?,
         balance: !args.no_balance,
         sampler: sampler(args.sampler, Sampler::Uniform),
         ..Default::default()
@@ -386,13 +386,10 @@ fn max_iterations(given: Option<usize>, default: usize) -> Result<usize> {
     }
 }
 
-/// `--dynamic-domain`: `RADIUS,MIN` (rad), `off`, or absent (`default`).
-fn dynamic_domain(
-    text: Option<&str>,
-    default: Option<DynamicDomain>,
-) -> Result<Option<DynamicDomain>> {
+/// `--dynamic-domain`: `RADIUS,MIN` (rad); `off` or absent: none.
+fn dynamic_domain(text: Option<&str>) -> Result<Option<DynamicDomain>> {
     let Some(text) = text else {
-        return Ok(default);
+        return Ok(None);
     };
     if text.trim() == "off" {
         return Ok(None);
