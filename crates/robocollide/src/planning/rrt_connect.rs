@@ -503,6 +503,51 @@ mod tests {
         );
     }
 
+    /// Everything free except motions from or to `GOAL`: the goal's tree never grows.
+    struct TrappedGoal;
+    const GOAL: [Real; 2] = [0.9, 0.9];
+    impl Validity for TrappedGoal {
+        fn dof(&self) -> usize {
+            2
+        }
+        fn bounds(&self) -> Vec<(Real, Real)> {
+            Wall.bounds()
+        }
+        fn is_valid(&mut self, _: &[Real]) -> bool {
+            true
+        }
+        fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
+            a != GOAL && b != GOAL
+        }
+    }
+
+    /// With balanced trees the smaller tree (the trapped goal's) is the one extended, so the
+    /// start's tree stops growing; alternating trees grow the start's every other iteration.
+    #[test]
+    fn balanced_trees_extend_the_smaller_tree() {
+        let nodes = |balance: bool| {
+            let settings = PlannerSettings {
+                max_iterations: 60,
+                max_step: 0.1,
+                balance,
+                ..Default::default()
+            };
+            let text = rrt_connect(&mut TrappedGoal, &[0.1, 0.1], &GOAL, &settings)
+                .unwrap_err()
+                .to_string();
+            let count = text
+                .split('(')
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next());
+            count
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or_else(|| panic!("{text}"))
+        };
+        let (balanced, alternating) = (nodes(true), nodes(false));
+        assert!(balanced <= 3, "{balanced} nodes");
+        assert!(alternating >= 30, "{alternating} nodes");
+    }
+
     /// [`Wall`] counting its motion checks.
     struct Counted(usize);
     impl Validity for Counted {
