@@ -13,11 +13,14 @@
 //! Stretches are halved level by level (all stretches of one length before any of half that
 //! length), so a motion in contact between free ends is found at the coarsest level whose
 //! midpoints reach the contact: on MotionBenchMaker, 4.6 % fewer midpoints than depth first.
-//! Before any of this, a motion much longer than a planner's step (a shortcut, a direct try
-//! from start to goal) gets contact searches at interior points, coarse to fine
-//! ([`rake`](super::rake)): such motions are mostly blocked inside, which a few culled searches find
-//! far sooner than bounds and pairs at both ends (VAMP's "rake" order; here only ever a reason
-//! to answer "blocked", never a certificate).
+//! Before any of this, a motion of at least 0.8 planner steps ([`set_planner_step`]) gets
+//! contact searches at interior points, coarse to fine ([`rake`](super::rake)): its midpoint,
+//! and for a shortcut or a direct try from start to goal many more. Such motions are often
+//! blocked inside, which a few culled searches find far sooner than bounds and pairs at both
+//! ends (VAMP's "rake" order; here only ever a reason to answer "blocked", never a
+//! certificate).
+//!
+//! [`set_planner_step`]: MotionCheck::set_planner_step
 //!
 //! Pairs are certified a whole block at a time first: the pairs of two culling groups (a
 //! link's bodies, an obstacle; see [`CellPose`](super::CellPose)) are all free along the
@@ -51,7 +54,7 @@ use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
-use super::rake::rake_finds_contact;
+use super::rake::{RAKE_SPACING, RAKE_SPACING_PER_STEP, rake_finds_contact};
 use crate::geom::Aabb;
 use crate::math::Real;
 
@@ -173,6 +176,8 @@ pub struct MotionCheck {
     /// distances.
     block: Vec<(usize, Real, Real)>,
     mids: Vec<Real>,
+    /// Joint-space length per contact search at a long motion's interior points.
+    rake_spacing: Real,
 }
 
 impl MotionCheck {
@@ -293,7 +298,22 @@ impl MotionCheck {
             next_active: Vec::new(),
             block: Vec::new(),
             mids: Vec::new(),
+            rake_spacing: RAKE_SPACING,
         }
+    }
+
+    /// Tunes the check for a planner whose motions are at most `step` long (joint space):
+    /// interior contact searches [`RAKE_SPACING_PER_STEP`] of it apart, so every full step gets
+    /// its midpoint searched before it is certified. Ignored unless positive and finite.
+    pub fn set_planner_step(&mut self, step: Real) {
+        if step > 0.0 && step.is_finite() {
+            self.rake_spacing = RAKE_SPACING_PER_STEP * step;
+        }
+    }
+
+    /// The joint-space length per contact search at a long motion's interior points.
+    pub fn rake_spacing(&self) -> Real {
+        self.rake_spacing
     }
 
     /// `true` only when the motion `qa → qb` (whole-cell configurations) is certified free of
@@ -313,7 +333,9 @@ impl MotionCheck {
         // MotionBenchMaker), which the culled contact search finds fastest; then a long
         // motion's interior points.
         checker.pose(qb);
-        if checker.in_contact() || rake_finds_contact(checker, &mut self.q, qa, qb) {
+        if checker.in_contact()
+            || rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
+        {
             return false;
         }
         checker.place_motion_groups();

@@ -15,22 +15,29 @@ use super::checker::CellChecker;
 use crate::math::Real;
 
 /// Joint-space length (rad, or m for prismatic joints) per contact search at a long motion's
-/// interior points before it is certified: a planner's step of 0.3 rad (MotionBenchMaker) gets
-/// none, one of 1 rad its midpoint. Chosen against 0.3, 0.5, 0.7 and 1 (benches/README.md,
-/// RRT-Connect, session 19).
-pub const RAKE_SPACING: Real = 0.4;
+/// interior points, as a fraction of the planner's step: every motion of at least 0.8 steps gets
+/// its midpoint searched, one of two steps or more its quarter points too. Chosen on
+/// MotionBenchMaker (0.5 rad steps) against 0.3, 0.34, 0.5, 0.6 and 0.8 of the step and on the
+/// shipped UR5 cell (1 rad steps) against 0.2, 0.25, 0.3, 0.5, 0.7 and 1 rad (benches/README.md,
+/// RRT-Connect, sessions 19 and 25).
+pub const RAKE_SPACING_PER_STEP: Real = 0.4;
+
+/// The spacing when no planner step is known: [`RAKE_SPACING_PER_STEP`] of a 1 rad step (the
+/// planner's default step, VAMP's `range`).
+pub const RAKE_SPACING: Real = RAKE_SPACING_PER_STEP;
 
 /// Most intervals a long motion's interior points divide it into.
 const MAX_RAKE_INTERVALS: usize = 64;
 
-/// Whether a culled contact search at an interior point of `qa → qb` finds contact (at most
-/// `MAX_RAKE_INTERVALS − 1` points; none for a motion shorter than twice [`RAKE_SPACING`]).
-/// `q` is scratch space. Expects `qb` posed and leaves it posed when it finds no contact.
+/// Whether a culled contact search at an interior point of `qa → qb` finds contact, the points
+/// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Expects `qb` posed and
+/// leaves it posed when it finds no contact.
 pub(super) fn rake_finds_contact(
     checker: &mut CellChecker<'_>,
     q: &mut Vec<Real>,
     qa: &[Real],
     qb: &[Real],
+    spacing: Real,
 ) -> bool {
     let length = qa
         .iter()
@@ -38,13 +45,10 @@ pub(super) fn rake_finds_contact(
         .map(|(a, b)| (b - a) * (b - a))
         .sum::<Real>()
         .sqrt();
-    // Saturating: a NaN length gives none (the certificate then turns the motion down).
-    let spans = (length / RAKE_SPACING).min(MAX_RAKE_INTERVALS as Real) as usize;
-    if spans < 2 {
+    let intervals = rake_intervals(length, spacing);
+    if intervals == 0 {
         return false;
     }
-    // A power of two, so that each level halves the last one's intervals.
-    let intervals = spans.next_power_of_two();
     for i in coarse_to_fine(intervals) {
         let s = i as Real / intervals as Real;
         q.clear();
@@ -56,6 +60,20 @@ pub(super) fn rake_finds_contact(
     }
     checker.pose(qb);
     false
+}
+
+/// How many intervals the interior points divide a motion of joint-space `length` into: the
+/// whole `spacing`s in it rounded up to a power of two (so that each level halves the last
+/// one's intervals), at most `MAX_RAKE_INTERVALS`; 0 (no point) below two spacings, and for a
+/// NaN length or spacing (the certificate then decides).
+fn rake_intervals(length: Real, spacing: Real) -> usize {
+    // Saturating: a NaN quotient gives 0.
+    let spans = (length / spacing).min(MAX_RAKE_INTERVALS as Real) as usize;
+    if spans < 2 {
+        0
+    } else {
+        spans.next_power_of_two()
+    }
 }
 
 /// `1 … intervals − 1`, those with the most trailing zeros (the coarsest) first, each level in
@@ -71,6 +89,26 @@ fn coarse_to_fine(intervals: usize) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_follow_the_spacing() {
+        // A planner's 0.5 rad step: every motion of 0.4 rad or more gets its midpoint.
+        let spacing = RAKE_SPACING_PER_STEP * 0.5;
+        assert_eq!(rake_intervals(0.5, spacing), 2);
+        assert_eq!(rake_intervals(0.4, spacing), 2);
+        assert_eq!(rake_intervals(0.39, spacing), 0);
+        // Two steps and more: quarter points, then eighths (rounded up to a power of two).
+        assert_eq!(rake_intervals(0.6, spacing), 4);
+        assert_eq!(rake_intervals(1.0, spacing), 8);
+        // The default spacing (1 rad steps) leaves a 0.5 rad motion alone.
+        assert_eq!(rake_intervals(0.5, RAKE_SPACING), 0);
+        assert_eq!(rake_intervals(0.8, RAKE_SPACING), 2);
+        // Capped, and nothing for what cannot be measured.
+        assert_eq!(rake_intervals(1e9, spacing), MAX_RAKE_INTERVALS);
+        assert_eq!(rake_intervals(Real::NAN, spacing), 0);
+        assert_eq!(rake_intervals(1.0, Real::NAN), 0);
+        assert_eq!(rake_intervals(Real::INFINITY, spacing), MAX_RAKE_INTERVALS);
+    }
 
     #[test]
     fn every_interior_point_once_coarse_to_fine() {

@@ -7,6 +7,8 @@
 mod dynamic_domain;
 mod halton;
 mod rrt_connect;
+#[cfg(test)]
+mod test_validities;
 mod tree;
 mod validity;
 

@@ -29,8 +29,8 @@ pub struct PlannerSettings {
     /// Largest edge length in joint space (rad). Default 1 rad, VAMP's `range`: on the
     /// shipped UR5 + IRB 120 cell's 100 seeded problems it halves the median planning time
     /// against 0.3 rad (`benches/README.md`). Cluttered scenes may prefer shorter steps:
-    /// on MotionBenchMaker 0.3 rad keeps the hard problems' times down (mean 7.4 ms against
-    /// 13 ms with 0.5 rad), and `plan --problems` uses it.
+    /// `plan --problems` uses 0.5 rad on MotionBenchMaker, with balanced trees. The validity
+    /// is told it ([`Validity::set_planner_step`]).
     pub max_step: Real,
     /// Iteration limit.
     pub max_iterations: usize,
@@ -223,6 +223,7 @@ pub fn rrt_connect(
             settings.max_step
         )));
     }
+    validity.set_planner_step(settings.max_step);
     if !validity.is_valid(start) {
         return Err(Error::Planning(
             "the start configuration is in collision or outside the joint limits".into(),
@@ -345,26 +346,7 @@ pub fn rrt_connect(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A 2-D point robot in the unit square with a wall `x ∈ [0.45, 0.55], y < 0.8`.
-    struct Wall;
-    impl Validity for Wall {
-        fn dof(&self) -> usize {
-            2
-        }
-        fn bounds(&self) -> Vec<(Real, Real)> {
-            vec![(0.0, 1.0), (0.0, 1.0)]
-        }
-        fn is_valid(&mut self, q: &[Real]) -> bool {
-            !((0.45..=0.55).contains(&q[0]) && q[1] < 0.8)
-        }
-        fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
-            (0..=200).all(|k| {
-                let s = k as Real / 200.0;
-                self.is_valid(&[a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s])
-            })
-        }
-    }
+    use crate::planning::test_validities::{Counted, GOAL, TrappedGoal, Wall};
 
     #[test]
     fn goes_around_the_wall_and_is_reproducible() {
@@ -391,6 +373,18 @@ mod tests {
                 ..rrt_connect(&mut Wall, &[0.1, 0.1], &[0.9, 0.1], &settings).unwrap()
             }
         );
+    }
+
+    #[test]
+    fn the_validity_is_told_the_step() {
+        let mut counted = Counted::default();
+        let settings = PlannerSettings {
+            max_step: 0.07,
+            ..Default::default()
+        };
+        rrt_connect(&mut counted, &[0.1, 0.1], &[0.9, 0.1], &settings).unwrap();
+        assert_eq!(counted.told_step, Some(0.07));
+        assert!(counted.motions > 0);
     }
 
     #[test]
@@ -463,20 +457,20 @@ mod tests {
             alpha: 0.1,
         };
         let mut tree = Tree::new(&[0.4, 0.5]);
-        let mut wall = Counted(0);
+        let mut wall = Counted::default();
         // Towards the wall: fails, the radius becomes 0.5.
         let towards_wall = [0.5, 0.5];
         assert!(matches!(
             extend(&mut tree, &mut wall, &towards_wall, 0.1, Some(&domain)),
             Extend::Trapped
         ));
-        assert_eq!((tree.radius(0), wall.0), (0.5, 1));
+        assert_eq!((tree.radius(0), wall.motions), (0.5, 1));
         // A target 0.6 away is outside: nothing checked, nothing changed.
         assert!(matches!(
             extend(&mut tree, &mut wall, &[0.4, 1.1], 0.1, Some(&domain)),
             Extend::Outside
         ));
-        assert_eq!((tree.radius(0), wall.0, tree.len()), (0.5, 1, 1));
+        assert_eq!((tree.radius(0), wall.motions, tree.len()), (0.5, 1, 1));
         // Failures shrink it to the least radius, not below.
         for _ in 0..3 {
             extend(&mut tree, &mut wall, &towards_wall, 0.1, Some(&domain));
@@ -501,24 +495,6 @@ mod tests {
             e.to_string().contains("min_radius 0.6 and radius 0.5"),
             "{e}"
         );
-    }
-
-    /// Everything free except motions from or to `GOAL`: the goal's tree never grows.
-    struct TrappedGoal;
-    const GOAL: [Real; 2] = [0.9, 0.9];
-    impl Validity for TrappedGoal {
-        fn dof(&self) -> usize {
-            2
-        }
-        fn bounds(&self) -> Vec<(Real, Real)> {
-            Wall.bounds()
-        }
-        fn is_valid(&mut self, _: &[Real]) -> bool {
-            true
-        }
-        fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
-            a != GOAL && b != GOAL
-        }
     }
 
     /// With balanced trees the smaller tree (the trapped goal's) is the one extended, so the
@@ -546,24 +522,6 @@ mod tests {
         let (balanced, alternating) = (nodes(true), nodes(false));
         assert!(balanced <= 3, "{balanced} nodes");
         assert!(alternating >= 30, "{alternating} nodes");
-    }
-
-    /// [`Wall`] counting its motion checks.
-    struct Counted(usize);
-    impl Validity for Counted {
-        fn dof(&self) -> usize {
-            2
-        }
-        fn bounds(&self) -> Vec<(Real, Real)> {
-            Wall.bounds()
-        }
-        fn is_valid(&mut self, q: &[Real]) -> bool {
-            Wall.is_valid(q)
-        }
-        fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
-            self.0 += 1;
-            Wall.motion_valid(a, b)
-        }
     }
 
     #[test]
@@ -597,15 +555,15 @@ mod tests {
                     naive.drain(x + 1..y);
                 }
             }
-            let mut counted = Counted(0);
+            let mut counted = Counted::default();
             shortcut(&mut path, &mut counted, &mut memo_rng, 200);
             assert_eq!(path, naive, "seed {seed}");
             assert!(
-                counted.0 <= plain_checks,
+                counted.motions <= plain_checks,
                 "seed {seed}: {} vs {plain_checks}",
-                counted.0
+                counted.motions
             );
-            (all_plain, all_memo) = (all_plain + plain_checks, all_memo + counted.0);
+            (all_plain, all_memo) = (all_plain + plain_checks, all_memo + counted.motions);
         }
         assert!(2 * all_memo < all_plain, "{all_memo} vs {all_plain}");
     }

@@ -12,4 +12,8 @@ pub trait Validity {
     fn is_valid(&mut self, q: &[Real]) -> bool;
     /// `true` if the straight motion from `a` to `b` is free throughout.
     fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool;
+    /// Told by a planner before its first motion: its motions are at most `step` long (joint
+    /// space), so a motion check may tune itself for them. Verdicts must not depend on it.
+    /// Default: ignored.
+    fn set_planner_step(&mut self, _step: Real) {}
 }

@@ -100,6 +100,10 @@ impl Validity for CellValidity<'_> {
             .is_none_or(|c| c.distance > self.clearance)
     }
 
+    fn set_planner_step(&mut self, step: Real) {
+        self.motion.set_planner_step(step);
+    }
+
     fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {
         self.motions_checked += 1;
         if self.clearance == 0.0 {
