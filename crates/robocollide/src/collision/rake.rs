@@ -67,13 +67,12 @@ pub(super) fn rake_finds_contact(
 /// one's intervals), at most `MAX_RAKE_INTERVALS`; 0 (no point) below two spacings, and for a
 /// NaN length or spacing (the certificate then decides).
 fn rake_intervals(length: Real, spacing: Real) -> usize {
-    // Saturating: a NaN quotient gives 0.
-    let spans = (length / spacing).min(MAX_RAKE_INTERVALS as Real) as usize;
-    if spans < 2 {
-        0
-    } else {
-        spans.next_power_of_two()
+    let spans = length / spacing;
+    // Written so that NaN gives none (`f64::min` would turn it into the cap).
+    if !(spans >= 2.0) {
+        return 0;
     }
+    (spans.min(MAX_RAKE_INTERVALS as Real) as usize).next_power_of_two()
 }
 
 /// `1 … intervals − 1`, those with the most trailing zeros (the coarsest) first, each level in
