@@ -68,8 +68,8 @@ pub(super) fn rake_finds_contact(
 /// NaN length or spacing (the certificate then decides).
 fn rake_intervals(length: Real, spacing: Real) -> usize {
     let spans = length / spacing;
-    // Written so that NaN gives none (`f64::min` would turn it into the cap).
-    if !(spans >= 2.0) {
+    // NaN gives none (`f64::min` would turn it into the cap).
+    if spans.is_nan() || spans < 2.0 {
         return 0;
     }
     (spans.min(MAX_RAKE_INTERVALS as Real) as usize).next_power_of_two()
