@@ -1,10 +1,11 @@
-//! Contact searches at the interior points of a long joint-space motion, coarse to fine: the
-//! motion check's fast way to turn down a shortcut or a planner's direct try from start to
-//! goal, which are mostly blocked inside ([`MotionCheck`](super::MotionCheck)).
+//! Contact searches at the interior points of a joint-space motion, coarse to fine: the motion
+//! check's fast way to turn down a planner's step blocked in its middle, or a shortcut or a
+//! direct try from start to goal, which are mostly blocked inside
+//! ([`MotionCheck`](super::MotionCheck)).
 //!
-//! The points are `qa + (qb − qa)·i/n` for `i = 1 … n − 1`, `n` the number of whole
-//! [`RAKE_SPACING`]s in the motion's joint-space length (Euclidean, in the configuration's
-//! units) rounded up to a power of two, so the points are less than 1.5 spacings apart. They
+//! The points are `qa + (qb − qa)·i/n` for `i = 1 … n − 1`, `n` the number of whole spacings
+//! ([`RAKE_SPACING_PER_STEP`] of the planner's step) in the motion's joint-space length
+//! (Euclidean, in the configuration's units) rounded up to a power of two, so the points are less than 1.5 spacings apart. They
 //! are visited in the order of VAMP's "rake" (Thomason, Kingston & Kavraki, *Motions in
 //! microseconds via vectorized sampling-based planning*, ICRA 2024): the midpoint, then the
 //! quarter points, then the eighths, so a contact anywhere is met at the coarsest level that
@@ -17,7 +18,7 @@ use crate::math::Real;
 /// Joint-space length (rad, or m for prismatic joints) per contact search at a long motion's
 /// interior points, as a fraction of the planner's step: every motion of at least 0.8 steps gets
 /// its midpoint searched, one of 1.2 steps or more its quarter points too. Chosen on
-/// MotionBenchMaker (0.5 rad steps) against 0.3, 0.34, 0.5, 0.6 and 0.8 of the step and on the
+/// MotionBenchMaker (0.5 rad steps) against 0.2, 0.3, 0.34, 0.5, 0.6 and 0.8 of the step and on the
 /// shipped UR5 cell (1 rad steps) against 0.2, 0.25, 0.3, 0.5, 0.7 and 1 rad (benches/README.md,
 /// RRT-Connect, sessions 19 and 25).
 pub const RAKE_SPACING_PER_STEP: Real = 0.4;
