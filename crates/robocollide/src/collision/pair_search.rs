@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::core::Core;
 use super::pose::CellPose;
+use crate::geom::Aabb;
 use crate::math::Real;
 use crate::query::shape_shape_distance;
 
@@ -64,6 +65,9 @@ struct Block {
     /// bounding sphere to the body's box or cylinder bounds every pair's (a shelf's own
     /// bounding sphere is most of the shelf).
     solid_side: Option<(usize, usize)>,
+    /// That body's world-aligned box when it never moves (an obstacle): the group sphere's
+    /// gap to it, where positive, is a lower bound tried before the exact distance.
+    solid_box: Option<Aabb>,
 }
 
 /// Pair lists sorted for the search; see the module docs.
@@ -178,8 +182,12 @@ impl PairSearch {
                 .then_some((other, first))
             };
             let solid_side = shared_solid(groups.0).or_else(|| shared_solid(groups.1));
+            let solid_box = solid_side
+                .filter(|&(_, body)| pose.is_fixed(body))
+                .and_then(|(_, body)| Aabb::of(&pose.shape(body)));
             search.blocks.push(Block {
                 solid_side,
+                solid_box,
                 groups,
                 members,
                 grid,
@@ -263,9 +271,17 @@ impl PairSearch {
                 }
             }
             if let Some((group, body)) = block.solid_side {
-                if pose
-                    .group_sphere_solid_distance(group, body)
-                    .is_some_and(|d| d >= best.distance)
+                let (centre, radius) = pose.group_sphere(group);
+                let far = |d: Real| d >= best.distance;
+                // The box's gap bounds the distance only where it is positive (a centre
+                // inside the box is deeper in the solid than the gap's −radius says).
+                let apart = |gap: Real| gap > 0.0 && far(gap);
+                if block
+                    .solid_box
+                    .is_some_and(|aabb| apart(aabb.sphere_gap(&centre, radius)))
+                    || pose
+                        .group_sphere_solid_distance(group, body)
+                        .is_some_and(far)
                 {
                     continue;
                 }

@@ -344,6 +344,13 @@ impl CellPose {
         magnitude
     }
 
+    /// `true` if flat body `b` belongs to a robot without joints (an obstacle: posed once, at
+    /// construction).
+    pub(super) fn is_fixed(&self, b: usize) -> bool {
+        let robot = self.first_body.partition_point(|&first| first <= b) - 1;
+        self.fixed.get(robot).copied().unwrap_or(false)
+    }
+
     /// The index of flat body `b` among its group's bodies.
     pub(super) fn member_of(&self, b: usize) -> usize {
         self.body_member[b]

@@ -58,7 +58,9 @@ impl Aabb {
     /// A lower bound on the distance from the ball (`center`, `radius`) to any point inside
     /// the box: the distance from the centre to the box less the radius, made smaller by a
     /// relative `1e-12` of the magnitudes involved (so rounding never makes it too large).
-    /// Never positive when the ball is not finite (never a certificate).
+    /// Never positive when the ball is not finite (never a certificate). Where it is not
+    /// positive it bounds nothing: a signed distance into the solid can be deeper than the
+    /// `−radius` a centre inside the box gives.
     #[inline]
     pub fn sphere_gap(&self, center: &Point3, radius: Real) -> Real {
         let d = center - self.center;
