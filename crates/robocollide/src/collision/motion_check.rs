@@ -330,8 +330,8 @@ impl MotionCheck {
             return false;
         }
         // The end first: a planner's extensions mostly end in contact (four in five on
-        // MotionBenchMaker), which the culled contact search finds fastest; then a long
-        // motion's interior points.
+        // MotionBenchMaker), which the culled contact search finds fastest; then interior
+        // points (a full step's midpoint, more for a long motion).
         checker.pose(qb);
         if checker.in_contact()
             || rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
