@@ -55,7 +55,6 @@ use super::chord_certificate::ChordCertificate;
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::rake::{RAKE_SPACING, RAKE_SPACING_PER_STEP, rake_finds_contact};
-use crate::geom::Aabb;
 use crate::math::Real;
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).
@@ -75,10 +74,6 @@ struct Block {
     /// and the obstacle as `(robot, body)`, whose exact distance to the link's sphere is a far
     /// tighter bound than two spheres' gap (a shelf's sphere is most of the shelf).
     obstacle: Option<(usize, (usize, usize))>,
-    /// The lone obstacle's world-aligned box (obstacles never move): the link's
-    /// sphere's gap to it is a lower bound nearly as tight as the exact distance for the
-    /// boxes of a scene, at a fraction of its cost.
-    obstacle_box: Option<Aabb>,
 }
 
 impl Block {
@@ -90,9 +85,9 @@ impl Block {
     /// spheres'.
     #[inline]
     fn gap(&self, checker: &CellChecker<'_>, enough: impl Fn(Real) -> bool) -> Real {
-        if let (Some((group, (r, b))), Some(aabb)) = (self.obstacle, &self.obstacle_box) {
-            let (centre, radius) = checker.group_sphere(group);
-            let lower = aabb.sphere_gap(&centre, radius);
+        if let Some((group, (r, b))) = self.obstacle
+            && let Some(lower) = checker.group_box_gap(group, r, b)
+        {
             return if enough(lower) {
                 lower
             } else {
@@ -211,7 +206,6 @@ impl MotionCheck {
                     pairs: position..position + 1,
                     relative: None,
                     obstacle: None,
-                    obstacle_box: None,
                 }),
             }
         }
@@ -272,10 +266,6 @@ impl MotionCheck {
                 (Some(o), None) => Some((h, o)),
                 _ => None,
             };
-            // Robots without joints are posed once, when the checker is built.
-            block.obstacle_box = block
-                .obstacle
-                .and_then(|(_, (r, b))| Aabb::of(&checker.shape(r, b)));
         }
         Self {
             chord: ChordCertificate::new(checker, &bound, members.len()),

@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::core::Core;
 use super::pose::CellPose;
-use crate::geom::Aabb;
 use crate::math::Real;
 use crate::query::shape_shape_distance;
 
@@ -47,7 +46,6 @@ type Members = Vec<(usize, usize)>;
 
 #[derive(Debug, Clone)]
 struct Block {
-    groups: (usize, usize),
     /// Bodies of each group that have point–point pairs here: `(flat body, member index)`,
     /// for the per-body prefilter (empty when a group cannot be culled or is too large).
     members: (Members, Members),
@@ -65,9 +63,6 @@ struct Block {
     /// bounding sphere to the body's box or cylinder bounds every pair's (a shelf's own
     /// bounding sphere is most of the shelf).
     solid_side: Option<(usize, usize)>,
-    /// That body's world-aligned box when it never moves (an obstacle): the group sphere's
-    /// gap to it, where positive, is a lower bound tried before the exact distance.
-    solid_box: Option<Aabb>,
 }
 
 /// Pair lists sorted for the search; see the module docs.
@@ -80,6 +75,9 @@ pub(super) struct PairSearch {
     segment_segment: Vec<(usize, usize, usize)>,
     with_general: Vec<(usize, usize, usize)>,
     blocks: Vec<Block>,
+    /// Each block's pair of groups, apart from the blocks: the cull test that skips most
+    /// blocks reads only these (a block is large: a contact search visits ~115 of them).
+    block_groups: Vec<(usize, usize)>,
     /// The block of the last contact a contact search found, tried first by the next one.
     last_contact: ContactHint,
     /// The pair of the last contact (see [`PairSearch::last_contact_pair`]).
@@ -112,6 +110,7 @@ impl PairSearch {
             segment_segment: Vec::new(),
             with_general: Vec::new(),
             blocks: Vec::new(),
+            block_groups: Vec::new(),
             last_contact: ContactHint::default(),
             last_contact_pair: ContactHint(AtomicUsize::new(usize::MAX)),
         };
@@ -182,13 +181,9 @@ impl PairSearch {
                 .then_some((other, first))
             };
             let solid_side = shared_solid(groups.0).or_else(|| shared_solid(groups.1));
-            let solid_box = solid_side
-                .filter(|&(_, body)| pose.is_fixed(body))
-                .and_then(|(_, body)| Aabb::of(&pose.shape(body)));
+            search.block_groups.push(groups);
             search.blocks.push(Block {
                 solid_side,
-                solid_box,
-                groups,
                 members,
                 grid,
                 grid_width,
@@ -223,11 +218,8 @@ impl PairSearch {
         };
         // The block whose group spheres are closest goes first: its pairs give a small best
         // early, so that most other blocks are culled whole.
-        let gap = |block: &Block| {
-            let ((ca, ra), (cb, rb)) = (
-                pose.group_sphere(block.groups.0),
-                pose.group_sphere(block.groups.1),
-            );
+        let gap = |(g, h): (usize, usize)| {
+            let ((ca, ra), (cb, rb)) = (pose.group_sphere(g), pose.group_sphere(h));
             (cb - ca).norm() - ra - rb
         };
         // A contact search tries first the block of the last contact it found: a planner's
@@ -241,8 +233,8 @@ impl PairSearch {
             self.last_contact.0.load(Ordering::Relaxed) % self.blocks.len().max(1)
         } else {
             let mut first = (Real::INFINITY, 0);
-            for (i, block) in self.blocks.iter().enumerate() {
-                let g = gap(block);
+            for (i, &groups) in self.block_groups.iter().enumerate() {
+                let g = gap(groups);
                 if i < CACHED_GAPS {
                     gaps[i] = g;
                 }
@@ -254,30 +246,29 @@ impl PairSearch {
         };
         let order = std::iter::once(first).chain((0..self.blocks.len()).filter(|&i| i != first));
         for i in order.take(self.blocks.len()) {
-            let block = &self.blocks[i];
+            let groups = self.block_groups[i];
             if !stop_at_contact && i < CACHED_GAPS {
                 if gaps[i] >= best.distance {
                     continue;
                 }
             } else {
-                let ((ca, ra), (cb, rb)) = (
-                    pose.group_sphere(block.groups.0),
-                    pose.group_sphere(block.groups.1),
-                );
+                let ((ca, ra), (cb, rb)) =
+                    (pose.group_sphere(groups.0), pose.group_sphere(groups.1));
                 let reach = best.distance + ra + rb;
                 if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach)
                 {
                     continue;
                 }
             }
+            let block = &self.blocks[i];
             if let Some((group, body)) = block.solid_side {
                 let (centre, radius) = pose.group_sphere(group);
                 let far = |d: Real| d >= best.distance;
                 // The box's gap bounds the distance only where it is positive (a centre
                 // inside the box is deeper in the solid than the gap's −radius says).
                 let apart = |gap: Real| gap > 0.0 && far(gap);
-                if block
-                    .solid_box
+                if pose
+                    .fixed_box(body)
                     .is_some_and(|aabb| apart(aabb.sphere_gap(&centre, radius)))
                     || pose
                         .group_sphere_solid_distance(group, body)
@@ -286,7 +277,7 @@ impl PairSearch {
                     continue;
                 }
             }
-            self.search_block(pose, block, &mut best);
+            self.search_block(pose, block, groups, &mut best);
             if stop_at_contact && best.distance <= 0.0 {
                 self.last_contact.0.store(i, Ordering::Relaxed);
                 break;
@@ -317,7 +308,13 @@ impl PairSearch {
     }
 
     #[inline(always)]
-    fn search_block(&self, pose: &CellPose, block: &Block, best: &mut Closest) {
+    fn search_block(
+        &self,
+        pose: &CellPose,
+        block: &Block,
+        groups: (usize, usize),
+        best: &mut Closest,
+    ) {
         let c = pose.cores();
         // A pair beats the best only if its core distance is below best + radii: compare
         // squares and take the square root only for winners.
@@ -337,10 +334,8 @@ impl PairSearch {
         let c_radius = |g: usize| pose.group_sphere(g);
         if block.grid_width > 0 {
             // Only members near the other group's sphere can beat the best.
-            let near_a =
-                Self::near_mask(c, &block.members.0, c_radius(block.groups.1), best.distance);
-            let near_b =
-                Self::near_mask(c, &block.members.1, c_radius(block.groups.0), best.distance);
+            let near_a = Self::near_mask(c, &block.members.0, c_radius(groups.1), best.distance);
+            let near_b = Self::near_mask(c, &block.members.1, c_radius(groups.0), best.distance);
             let mut i = 0;
             let mut rows = near_a;
             while rows != 0 {
@@ -410,9 +405,18 @@ impl PairSearch {
             if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
+            let (swept, solid) = if c[a].general { (b, a) } else { (a, b) };
+            // Against an obstacle, its world-aligned box first: where the body's bounding
+            // sphere's gap to it is positive, it bounds the pair's distance from below.
+            if let Some(aabb) = pose.fixed_box(solid) {
+                let (centre, radius) = c[swept].bounding_sphere();
+                let gap = aabb.sphere_gap(&centre, radius);
+                if gap > 0.0 && gap >= best.distance {
+                    continue;
+                }
+            }
             // A capsule against a box or cylinder: the distance from its bounding sphere to
             // the solid bounds the pair's from below, at a fraction of the kernel's cost.
-            let (swept, solid) = if c[a].general { (b, a) } else { (a, b) };
             if c[swept].dd > 0.0 && !c[swept].general {
                 let (centre, radius) = c[swept].bounding_sphere();
                 let ball = crate::geom::Sphere::from_finite(centre, radius);

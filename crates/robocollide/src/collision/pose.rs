@@ -8,7 +8,7 @@
 
 use super::core::{Core, CoreLength, invariant_length};
 use super::culling_groups::{Group, Grouping};
-use crate::geom::Shape;
+use crate::geom::{Aabb, Shape};
 use crate::kinematics::Frame;
 use crate::math::{Point3, Real};
 use crate::robot::{Anchor, BodyShape, Cell};
@@ -49,6 +49,9 @@ pub struct CellPose {
     /// Per robot, its other bodies (posed by the general match in `pose_robot`, whose sphere
     /// arm serves only to keep it exhaustive).
     other_bodies: Vec<Vec<usize>>,
+    /// Per body (flat), for a box or cylinder of a robot without joints (an obstacle): its
+    /// world-aligned box, fixed once posed at creation (see [`CellPose::fixed_box`]).
+    fixed_boxes: Vec<Option<Aabb>>,
 }
 
 /// Everything posing writes: link frames, body cores and solids, group spheres, and per robot
@@ -169,6 +172,7 @@ impl CellPose {
             scratch: Vec::new(),
             sphere_centres,
             other_bodies,
+            fixed_boxes: Vec::new(),
             search,
             body_member,
             motion,
@@ -178,6 +182,13 @@ impl CellPose {
                 pose.pose_robot(cell, r, &[]);
             }
         }
+        pose.fixed_boxes = (0..pose.posed.cores.len())
+            .map(|b| {
+                (pose.is_fixed(b) && pose.posed.cores[b].general)
+                    .then(|| Aabb::of(&pose.shape(b)))
+                    .flatten()
+            })
+            .collect();
         pose.place_groups(None);
         pose.place_motion_spheres(true);
         // Both buffers hold the robots without joints (posed once, here).
@@ -342,6 +353,15 @@ impl CellPose {
             }
         }
         magnitude
+    }
+
+    /// The world-aligned box of flat body `b` when it is a box or cylinder that never moves
+    /// (an obstacle). A sphere's gap to it bounds the sphere's distance to the body from
+    /// below where the gap is positive ([`Aabb::sphere_gap`]): nearly as tight as the exact
+    /// distance for a scene's boxes, at a fraction of its cost.
+    #[inline(always)]
+    pub(super) fn fixed_box(&self, b: usize) -> Option<&Aabb> {
+        self.fixed_boxes[b].as_ref()
     }
 
     /// `true` if flat body `b` belongs to a robot without joints (an obstacle: posed once, at
