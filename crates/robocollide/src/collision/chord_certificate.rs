@@ -322,7 +322,7 @@ mod tests {
     #[test]
     fn ends_that_clear_a_chord_clear_its_capsule() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut point = |rng: &mut ChaCha8Rng, span: Real| {
+        let point = |rng: &mut ChaCha8Rng, span: Real| {
             Point3::new(
                 rng.random_range(-span..span),
                 rng.random_range(-span..span),
