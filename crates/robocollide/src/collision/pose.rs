@@ -43,9 +43,11 @@ pub struct CellPose {
     motion: Option<Grouping>,
     /// Forward kinematics' scratch buffer.
     scratch: Vec<(Real, Real)>,
-    /// Per robot, its spheres as `(body, centre)`: posing one moves only its centre, in a
-    /// loop of its own (most bodies of a planner's robot model are spheres).
-    sphere_centres: Vec<Vec<(usize, Anchor)>>,
+    /// Per robot, its spheres by the link frame that carries them, as `(frame, [(body,
+    /// centre in the frame)])`: posing one moves only its centre, in a loop of its own that
+    /// reads each frame once (most bodies of a planner's robot model are spheres, a few
+    /// per link).
+    sphere_centres: Vec<Vec<SpheresOnFrame>>,
     /// Per robot, its other bodies (posed by the general match in `pose_robot`, whose sphere
     /// arm serves only to keep it exhaustive).
     other_bodies: Vec<Vec<usize>>,
@@ -53,6 +55,9 @@ pub struct CellPose {
     /// world-aligned box, fixed once posed at creation (see [`CellPose::fixed_box`]).
     fixed_boxes: Vec<Option<Aabb>>,
 }
+
+/// A link frame and the spheres it carries, as `(body, centre in the frame)`.
+type SpheresOnFrame = (usize, Vec<(usize, Point3)>);
 
 /// Everything posing writes: link frames, body cores and solids, group spheres, and per robot
 /// the values it was posed at.
@@ -143,10 +148,15 @@ impl CellPose {
             .robots
             .iter()
             .map(|r| {
-                let (mut spheres, mut others) = (Vec::new(), Vec::new());
+                let (mut spheres, mut others) = (Vec::<SpheresOnFrame>::new(), Vec::new());
                 for (b, body) in r.model.bodies.iter().enumerate() {
                     match &body.shape {
-                        BodyShape::Sphere { center, .. } => spheres.push((b, *center)),
+                        BodyShape::Sphere { center, .. } => {
+                            match spheres.iter_mut().find(|(f, _)| *f == center.frame) {
+                                Some((_, on_frame)) => on_frame.push((b, center.at)),
+                                None => spheres.push((center.frame, vec![(b, center.at)])),
+                            }
+                        }
                         _ => others.push(b),
                     }
                 }
@@ -284,8 +294,11 @@ impl CellPose {
         };
         let first = self.first_body[r];
         let cores = &mut self.posed.cores[first..];
-        for (b, centre) in &self.sphere_centres[r] {
-            cores[*b].start = world(centre);
+        for (frame, spheres) in &self.sphere_centres[r] {
+            let frame = &frames[*frame];
+            for (b, centre) in spheres {
+                cores[*b].start = frame.apply(centre);
+            }
         }
         for &i in &self.other_bodies[r] {
             let (body, length, core) = (
@@ -388,7 +401,14 @@ impl CellPose {
         self.search.groups[g].link.is_some()
     }
 
-    /// World bounding sphere of search group `g` (infinite radius: never culled).
+    /// World bounding spheres of the search groups, by group (infinite radius: never culled).
+    #[inline]
+    pub(super) fn group_spheres(&self) -> &[(Point3, Real)] {
+        &self.posed.group_spheres
+    }
+
+    /// World bounding sphere of search group `g` (see [`Self::group_spheres`]).
+    #[inline]
     pub(super) fn group_sphere(&self, g: usize) -> (Point3, Real) {
         self.posed.group_spheres[g]
     }
