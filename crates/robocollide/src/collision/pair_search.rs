@@ -216,74 +216,92 @@ impl PairSearch {
             distance: start,
             pair: usize::MAX,
         };
-        // The block whose group spheres are closest goes first: its pairs give a small best
-        // early, so that most other blocks are culled whole.
+        if stop_at_contact {
+            self.contact_search(pose, &mut best);
+        } else {
+            self.closest_search(pose, &mut best);
+        }
+        best
+    }
+
+    /// The contact search: the blocks in turn from the block of the last contact it found (a
+    /// planner's rejected configurations mostly collide where the previous one did), until
+    /// one yields a pair at distance ≤ 0. (The closest-first order is not for it: its best
+    /// stays the tiny window until a contact ends it, so that order culls nothing more, and
+    /// costs a square root per block.) A tight loop: most blocks fail the cull test.
+    fn contact_search(&self, pose: &CellPose, best: &mut Closest) {
+        let n = self.blocks.len();
+        let first = self.last_contact.0.load(Ordering::Relaxed) % n.max(1);
+        let spheres = pose.group_spheres();
+        for i in (first..n).chain(0..first) {
+            let (g, h) = self.block_groups[i];
+            let ((ca, ra), (cb, rb)) = (spheres[g], spheres[h]);
+            let reach = best.distance + ra + rb;
+            if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
+                continue;
+            }
+            self.search_near_block(pose, i, best);
+            if best.distance <= 0.0 {
+                self.last_contact.0.store(i, Ordering::Relaxed);
+                return;
+            }
+        }
+    }
+
+    /// The closest-pair search: the block whose group spheres are closest goes first (its
+    /// pairs give a small best early, so that most other blocks are culled whole), each
+    /// block's gap from that pass kept for its cull test.
+    fn closest_search(&self, pose: &CellPose, best: &mut Closest) {
         let gap = |(g, h): (usize, usize)| {
             let ((ca, ra), (cb, rb)) = (pose.group_sphere(g), pose.group_sphere(h));
             (cb - ca).norm() - ra - rb
         };
-        // A contact search tries first the block of the last contact it found: a planner's
-        // rejected configurations mostly collide where the previous one did. (The
-        // closest-first order is not for it: its best stays the tiny window until a contact
-        // ends it, so that order culls nothing more, and costs a square root per block.)
-        // The closest-pair search keeps each block's gap from that pass (its cull test
-        // below, without taking the spheres again).
         let mut gaps = [Real::NEG_INFINITY; CACHED_GAPS];
-        let first = if stop_at_contact {
-            self.last_contact.0.load(Ordering::Relaxed) % self.blocks.len().max(1)
-        } else {
-            let mut first = (Real::INFINITY, 0);
-            for (i, &groups) in self.block_groups.iter().enumerate() {
-                let g = gap(groups);
-                if i < CACHED_GAPS {
-                    gaps[i] = g;
-                }
-                if g < first.0 {
-                    first = (g, i);
-                }
+        let mut first = (Real::INFINITY, 0);
+        for (i, &groups) in self.block_groups.iter().enumerate() {
+            let g = gap(groups);
+            if i < CACHED_GAPS {
+                gaps[i] = g;
             }
-            first.1
-        };
-        let order = std::iter::once(first).chain((0..self.blocks.len()).filter(|&i| i != first));
-        for i in order.take(self.blocks.len()) {
-            let groups = self.block_groups[i];
-            if !stop_at_contact && i < CACHED_GAPS {
-                if gaps[i] >= best.distance {
-                    continue;
-                }
-            } else {
-                let ((ca, ra), (cb, rb)) =
-                    (pose.group_sphere(groups.0), pose.group_sphere(groups.1));
-                let reach = best.distance + ra + rb;
-                if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach)
-                {
-                    continue;
-                }
-            }
-            let block = &self.blocks[i];
-            if let Some((group, body)) = block.solid_side {
-                let (centre, radius) = pose.group_sphere(group);
-                let far = |d: Real| d >= best.distance;
-                // The box's gap bounds the distance only where it is positive (a centre
-                // inside the box is deeper in the solid than the gap's −radius says).
-                let apart = |gap: Real| gap > 0.0 && far(gap);
-                if pose
-                    .fixed_box(body)
-                    .is_some_and(|aabb| apart(aabb.sphere_gap(&centre, radius)))
-                    || pose
-                        .group_sphere_solid_distance(group, body)
-                        .is_some_and(far)
-                {
-                    continue;
-                }
-            }
-            self.search_block(pose, block, groups, &mut best);
-            if stop_at_contact && best.distance <= 0.0 {
-                self.last_contact.0.store(i, Ordering::Relaxed);
-                break;
+            if g < first.0 {
+                first = (g, i);
             }
         }
-        best
+        let first = first.1;
+        let order = std::iter::once(first).chain((0..self.blocks.len()).filter(|&i| i != first));
+        for i in order.take(self.blocks.len()) {
+            let far = match gaps.get(i) {
+                Some(&g) => g >= best.distance,
+                None => gap(self.block_groups[i]) >= best.distance,
+            };
+            if !far {
+                self.search_near_block(pose, i, best);
+            }
+        }
+    }
+
+    /// Block `i`, whose groups' spheres are nearer than `best`: skipped when the link's sphere
+    /// is that far from its lone obstacle, else its pairs searched.
+    #[inline(always)]
+    fn search_near_block(&self, pose: &CellPose, i: usize, best: &mut Closest) {
+        let block = &self.blocks[i];
+        if let Some((group, body)) = block.solid_side {
+            let (centre, radius) = pose.group_sphere(group);
+            let far = |d: Real| d >= best.distance;
+            // The box's gap bounds the distance only where it is positive (a centre inside
+            // the box is deeper in the solid than the gap's −radius says).
+            let apart = |gap: Real| gap > 0.0 && far(gap);
+            if pose
+                .fixed_box(body)
+                .is_some_and(|aabb| apart(aabb.sphere_gap(&centre, radius)))
+                || pose
+                    .group_sphere_solid_distance(group, body)
+                    .is_some_and(far)
+            {
+                return;
+            }
+        }
+        self.search_block(pose, block, self.block_groups[i], best);
     }
 
     /// Bit `m` set for each member `m` of `members` whose core can come within `best` of the
