@@ -5,9 +5,12 @@
 //! forms on the posed cores), then any pair with a cylinder (full query). A block is skipped
 //! whole when its groups' bounding spheres are at least the current best apart, or (a link's
 //! bodies against one box or cylinder) when the link's sphere is that far from the solid
-//! itself; a
-//! segment–segment or cylinder pair is skipped when its own bounding spheres are. Distances are
-//! compared before contact rounding (the caller rounds the winner).
+//! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box`]); a
+//! segment–segment or cylinder pair is skipped when its own bounding spheres are, a body
+//! against an obstacle when its bounding sphere is that far from the obstacle's box. Distances
+//! are compared before contact rounding (the caller rounds the winner). The contact search
+//! (stop at the first contact) and the closest-pair search walk the blocks in loops of their
+//! own: the first from the block of the last contact, the second closest block first.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
