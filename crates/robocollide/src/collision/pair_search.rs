@@ -5,7 +5,7 @@
 //! forms on the posed cores), then any pair with a cylinder (full query). A block is skipped
 //! whole when its groups' bounding spheres are at least the current best apart, or (a link's
 //! bodies against one box or cylinder) when the link's sphere is that far from the solid
-//! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box`]); a
+//! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box_bound`]); a
 //! segment–segment or cylinder pair is skipped when its own bounding spheres are, a body
 //! against an obstacle when its bounding sphere is that far from the obstacle's box. Distances
 //! are compared before contact rounding (the caller rounds the winner). The contact search
@@ -291,12 +291,7 @@ impl PairSearch {
         if let Some((group, body)) = block.solid_side {
             let (centre, radius) = pose.group_sphere(group);
             let far = |d: Real| d >= best.distance;
-            // The box's gap bounds the distance only where it is positive (a centre inside
-            // the box is deeper in the solid than the gap's −radius says).
-            let apart = |gap: Real| gap > 0.0 && far(gap);
-            if pose
-                .fixed_box(body)
-                .is_some_and(|aabb| apart(aabb.sphere_gap(&centre, radius)))
+            if pose.fixed_box_bound(body, &centre, radius).is_some_and(far)
                 || pose
                     .group_sphere_solid_distance(group, body)
                     .is_some_and(far)
@@ -426,20 +421,21 @@ impl PairSearch {
             if reach < 0.0 || (reach.is_finite() && (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
-            let (swept, solid) = if c[a].general { (b, a) } else { (a, b) };
-            // Against an obstacle, its world-aligned box first: where the body's bounding
-            // sphere's gap to it is positive, it bounds the pair's distance from below.
-            if let Some(aabb) = pose.fixed_box(solid) {
-                let (centre, radius) = c[swept].bounding_sphere();
-                let gap = aabb.sphere_gap(&centre, radius);
-                if gap > 0.0 && gap >= best.distance {
-                    continue;
-                }
+            let (swept, solid, (centre, radius)) = if c[a].general {
+                (b, a, (cb, rb))
+            } else {
+                (a, b, (ca, ra))
+            };
+            // Against an obstacle, its world-aligned box first.
+            if pose
+                .fixed_box_bound(solid, &centre, radius)
+                .is_some_and(|gap| gap >= best.distance)
+            {
+                continue;
             }
             // A capsule against a box or cylinder: the distance from its bounding sphere to
             // the solid bounds the pair's from below, at a fraction of the kernel's cost.
             if c[swept].dd > 0.0 && !c[swept].general {
-                let (centre, radius) = c[swept].bounding_sphere();
                 let ball = crate::geom::Sphere::from_finite(centre, radius);
                 if pose
                     .sphere_solid_distance(&ball, solid)

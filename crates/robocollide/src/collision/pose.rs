@@ -377,6 +377,16 @@ impl CellPose {
         self.fixed_boxes[b].as_ref()
     }
 
+    /// A lower bound on the distance from the ball about `centre` of `radius` to flat body
+    /// `b`, where `b` has a [`fixed_box`](Self::fixed_box) and the ball's gap to it is
+    /// positive (`None` otherwise: a centre inside the box is deeper in the solid than the
+    /// gap's `−radius` says, so a gap that is not positive bounds nothing).
+    #[inline(always)]
+    pub(super) fn fixed_box_bound(&self, b: usize, centre: &Point3, radius: Real) -> Option<Real> {
+        let gap = self.fixed_box(b)?.sphere_gap(centre, radius);
+        (gap > 0.0).then_some(gap)
+    }
+
     /// `true` if flat body `b` belongs to a robot without joints (an obstacle: posed once, at
     /// construction).
     pub(super) fn is_fixed(&self, b: usize) -> bool {
