@@ -216,6 +216,11 @@ impl<'a> CellChecker<'a> {
             });
         }
         for (r, robot) in self.cell.robots.iter().enumerate() {
+            // A robot without joints (an obstacle) has no values to check: scenes have
+            // dozens, and planners validate twice per motion check.
+            if robot.model.dof() == 0 {
+                continue;
+            }
             robot
                 .model
                 .tree()

@@ -30,12 +30,17 @@ pub struct CellPose {
     fixed_lengths: Vec<Option<CoreLength>>,
     /// Robots without joints (static scenes, the world's obstacles): posed once, at creation.
     fixed: Vec<bool>,
+    /// The other robots, in order: the only ones posing visits (a scene may hold hundreds of
+    /// obstacles).
+    moving: Vec<usize>,
     /// Whether the cell has obstacles (bodies of a robot without joints) worth culling a
     /// whole robot against: only then do multi-link groups get a sphere at every pose (it
     /// costs ~0.06 µs per pose for two DH arms, which alone rarely cull each other).
     world_to_cull: bool,
     /// The search's culling groups (see [`CellPose::group_of`]).
     search: Grouping,
+    /// Per robot, the search's groups of its bodies (posing one robot places only these).
+    robot_groups: Vec<Vec<usize>>,
     /// Per body (flat), its index among its search group's bodies.
     body_member: Vec<usize>,
     /// The motion check's culling groups (see [`CellPose::motion_group_of`]); `None` when
@@ -93,6 +98,10 @@ impl CellPose {
         let first_body = running(&mut cell.robots.iter().map(|r| r.model.bodies.len()));
         let search = Grouping::for_search(cell);
         let motion = Some(Grouping::for_motion(cell)).filter(|m| *m != search);
+        let mut robot_groups = vec![Vec::new(); cell.robots.len()];
+        for (g, group) in search.groups.iter().enumerate() {
+            robot_groups[group.robot].push(g);
+        }
         // Each body's index among its group's bodies, counted in one pass.
         let mut counts = vec![0; search.groups.len()];
         let body_member = search
@@ -167,6 +176,9 @@ impl CellPose {
             previous: posed.clone(),
             posed,
             fixed: cell.robots.iter().map(|r| r.model.dof() == 0).collect(),
+            moving: (0..cell.robots.len())
+                .filter(|&r| cell.robots[r].model.dof() > 0)
+                .collect(),
             world_to_cull: cell
                 .robots
                 .iter()
@@ -184,6 +196,7 @@ impl CellPose {
             other_bodies,
             fixed_boxes: Vec::new(),
             search,
+            robot_groups,
             body_member,
             motion,
         };
@@ -209,21 +222,22 @@ impl CellPose {
     /// Poses every robot of `cell` (the cell this pose was built for) at `q`; `q` is not
     /// validated (see [`CellChecker::validate`](super::CellChecker::validate)).
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
-        let robots = 0..cell.robots.len();
         let robot_q = |r: usize| &q[self.offsets[r]..self.offsets[r + 1]];
-        if robots
-            .clone()
-            .all(|r| self.fixed[r] || same_values(&self.posed.posed_at[r], robot_q(r)))
+        if self
+            .moving
+            .iter()
+            .all(|&r| same_values(&self.posed.posed_at[r], robot_q(r)))
         {
             return;
         }
         // The previous pose becomes the one to update: a planner going back to where it just
         // was (a motion check's end, then its start, then its end again) finds it posed.
         std::mem::swap(&mut self.posed, &mut self.previous);
-        for r in robots {
+        for i in 0..self.moving.len() {
+            let r = self.moving[i];
             // (Sliced again: `robot_q` borrows `self`, which posing changes.)
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
-            if self.fixed[r] || same_values(&self.posed.posed_at[r], qr) {
+            if same_values(&self.posed.posed_at[r], qr) {
                 continue;
             }
             self.pose_robot(cell, r, qr);
@@ -241,10 +255,13 @@ impl CellPose {
     fn place_groups(&mut self, only: Option<usize>) {
         let posed = &mut self.posed;
         let cull = culling_cores(self.world_to_cull, &posed.cores, &self.first_body);
-        for (sphere, group) in posed.group_spheres.iter_mut().zip(&self.search.groups) {
-            if only.is_none_or(|r| r == group.robot) {
-                *sphere = placed_sphere(group, &posed.frames, cull);
-            }
+        let groups = &self.search.groups;
+        let mut place = |g: usize| {
+            posed.group_spheres[g] = placed_sphere(&groups[g], &posed.frames, cull);
+        };
+        match only {
+            Some(r) => self.robot_groups[r].iter().for_each(|&g| place(g)),
+            None => (0..groups.len()).for_each(place),
         }
     }
 
