@@ -19,6 +19,8 @@ pub struct CellValidity<'a> {
     offset: usize,
     clearance: Real,
     min_interval: Real,
+    /// A motion's two whole-cell configurations (reused: no allocation per motion check).
+    ends: (Vec<Real>, Vec<Real>),
     /// Configurations checked (for statistics).
     pub configurations_checked: usize,
     /// Motions checked (for statistics).
@@ -61,6 +63,7 @@ impl<'a> CellValidity<'a> {
             offset,
             clearance,
             min_interval: 1e-6,
+            ends: (Vec::new(), Vec::new()),
             configurations_checked: 0,
             motions_checked: 0,
         })
@@ -68,10 +71,18 @@ impl<'a> CellValidity<'a> {
 
     /// The full cell configuration with the moving robot at `q`.
     pub fn full(&self, q: &[Real]) -> Vec<Real> {
-        let mut all = self.fixed.clone();
-        all[self.offset..self.offset + q.len()].copy_from_slice(q);
+        let mut all = Vec::new();
+        whole_cell(&mut all, &self.fixed, self.offset, q);
         all
     }
+}
+
+/// Writes into `out` the whole-cell configuration `fixed` with the moving robot's values,
+/// starting at `offset`, replaced by `q`.
+fn whole_cell(out: &mut Vec<Real>, fixed: &[Real], offset: usize, q: &[Real]) {
+    out.clear();
+    out.extend_from_slice(fixed);
+    out[offset..offset + q.len()].copy_from_slice(q);
 }
 
 impl Validity for CellValidity<'_> {
@@ -86,11 +97,12 @@ impl Validity for CellValidity<'_> {
 
     fn is_valid(&mut self, q: &[Real]) -> bool {
         self.configurations_checked += 1;
-        let all = self.full(q);
-        if self.checker.validate(&all).is_err() || !self.checker.limit_violations(&all).is_empty() {
+        let all = &mut self.ends.0;
+        whole_cell(all, &self.fixed, self.offset, q);
+        if self.checker.validate(all).is_err() || !self.checker.limit_violations(all).is_empty() {
             return false;
         }
-        self.checker.pose(&all);
+        self.checker.pose(all);
         if self.clearance == 0.0 {
             // Only contact matters: stop at the first pair in contact.
             return !self.checker.in_contact();
@@ -108,10 +120,12 @@ impl Validity for CellValidity<'_> {
         self.motions_checked += 1;
         if self.clearance == 0.0 {
             // Only contact matters: the two-ended certificate over the pairs still uncertain.
-            let (qa, qb) = (self.full(a), self.full(b));
+            let (qa, qb) = &mut self.ends;
+            whole_cell(qa, &self.fixed, self.offset, a);
+            whole_cell(qb, &self.fixed, self.offset, b);
             return self
                 .motion
-                .free(&mut self.checker, &qa, &qb, self.min_interval);
+                .free(&mut self.checker, qa, qb, self.min_interval);
         }
         let Ok(trajectory) =
             Trajectory::new(vec![], vec![0.0, 1.0], vec![self.full(a), self.full(b)])
