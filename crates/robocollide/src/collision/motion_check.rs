@@ -410,7 +410,10 @@ impl MotionCheck {
                     self.at_b[k] = 0.0;
                     continue;
                 }
-                let d = checker.distance_within(k, self.pair_bounds[k]);
+                // A lower bound beyond what the start's distance leaves of the bound
+                // certifies the pair as well as its distance would (after the skip above that
+                // is at least 0, so a lower bound returned instead is positive).
+                let d = checker.distance_within(k, self.pair_bounds[k] - self.at_a[k]);
                 if d <= 0.0 {
                     return false;
                 }
