@@ -417,11 +417,18 @@ impl<'a> CellChecker<'a> {
         (x.min(y), x.max(y))
     }
 
-    /// The point of body `b` of robot `r`'s core at the last posed configuration: a
-    /// sphere's centre.
+    /// The flat index (into the posed cores) of body `b` of robot `r`.
     #[inline]
-    pub(crate) fn core_point(&self, r: usize, b: usize) -> crate::math::Point3 {
-        self.pose.cores()[self.pose.flat_body(r, b)].start
+    pub(crate) fn flat_body(&self, r: usize, b: usize) -> usize {
+        self.pose.flat_body(r, b)
+    }
+
+    /// Each flat body's core's first point (a sphere's centre) at the last posed
+    /// configuration, for the bodies `flat`, appended to `out`.
+    #[inline]
+    pub(crate) fn core_points_into(&self, flat: &[usize], out: &mut Vec<crate::math::Point3>) {
+        let cores = self.pose.cores();
+        out.extend(flat.iter().map(|&f| cores[f].start));
     }
 
     /// The distance from `shape` to body `b` of robot `r` at the last posed configuration

@@ -38,8 +38,8 @@ enum ChordPair {
 pub(super) struct ChordCertificate {
     /// Per checked pair, its test (`None`: first order only).
     pairs: Vec<Option<ChordPair>>,
-    /// The sphere bodies as `(robot, body)`, in slot order.
-    balls: Vec<(usize, usize)>,
+    /// The sphere bodies as flat indices into the posed cores, in slot order.
+    balls: Vec<usize>,
     /// Per sphere (slot order), its centre's path (into `paths`) and distance from the
     /// path's frame's origin.
     anchors: Vec<(usize, Real)>,
@@ -88,7 +88,7 @@ impl ChordCertificate {
                         BodyShape::Sphere { radius, .. } => {
                             let (path, local) = &bound.anchors(r, b)[0];
                             anchors.push((path_index(r, path), *local));
-                            balls.push((r, b));
+                            balls.push(checker.flat_body(r, b));
                             Some(Ball {
                                 radius,
                                 slot: balls.len() - 1,
@@ -212,8 +212,7 @@ impl ChordCertificate {
     /// index.
     pub(super) fn snapshot(&mut self, checker: &CellChecker<'_>) -> usize {
         let index = self.centres.len() / self.balls.len().max(1);
-        self.centres
-            .extend(self.balls.iter().map(|&(r, b)| checker.core_point(r, b)));
+        checker.core_points_into(&self.balls, &mut self.centres);
         index
     }
 
