@@ -21,6 +21,9 @@ struct Step {
     origin: Frame,
     /// `true` if the origin has no rotation (only its translation needs applying).
     pure_translation: bool,
+    /// The origin's rotation when it turns about one coordinate axis (URDF's `rpy` with one
+    /// angle, as most arms' joints): applied as two columns mixed instead of a full product.
+    origin_turn: Option<(JointAxis, (Real, Real))>,
     motion: Motion,
     order: MotionOrder,
 }
@@ -53,6 +56,7 @@ impl ForwardKinematics {
                 child: joint.child,
                 origin: Frame::from_isometry(&joint.origin),
                 pure_translation: joint.origin.rotation.angle() == 0.0,
+                origin_turn: axis_turn(&Frame::from_isometry(&joint.origin).rotation),
                 motion: match (joint.kind, drive) {
                     (Some(JointKind::Revolute), Some(d)) => {
                         Motion::Revolute(JointAxis::of(&joint.axis), *d)
@@ -125,6 +129,11 @@ impl ForwardKinematics {
                 rotation: frame.rotation,
                 origin: frame.rotation * step.origin.origin + frame.origin,
             }
+        } else if let Some((axis, turn)) = &step.origin_turn {
+            Frame {
+                rotation: frame.rotated(axis, *turn).rotation,
+                origin: frame.rotation * step.origin.origin + frame.origin,
+            }
         } else {
             frame.compose(&step.origin)
         }
@@ -139,6 +148,32 @@ impl ForwardKinematics {
             Motion::Prismatic(axis, _) => frame.translated(axis, motion.0),
         }
     }
+}
+
+/// `Some((axis, (sin, cos)))` when `m` is exactly a rotation about a coordinate axis (ones and
+/// zeros where such a rotation has them, the cosines equal and the sines opposite), so that
+/// `R · m` is [`Frame::rotated`] by that turn: the same products and sums, without those with
+/// a zero or a one.
+fn axis_turn(m: &crate::math::Matrix3) -> Option<(JointAxis, (Real, Real))> {
+    // For the turn about axis `k`, the other two axes `(i, j)` in cyclic order.
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+        .into_iter()
+        .find_map(|(k, i, j)| {
+            let unit_axis = m[(k, k)] == 1.0
+                && m[(k, i)] == 0.0
+                && m[(k, j)] == 0.0
+                && m[(i, k)] == 0.0
+                && m[(j, k)] == 0.0;
+            let turn = m[(i, i)] == m[(j, j)] && m[(j, i)] == -m[(i, j)];
+            (unit_axis && turn).then(|| {
+                let axis = match k {
+                    0 => JointAxis::X(1.0),
+                    1 => JointAxis::Y(1.0),
+                    _ => JointAxis::Z(1.0),
+                };
+                (axis, (m[(j, i)], m[(i, i)]))
+            })
+        })
 }
 
 impl KinematicTree {
@@ -174,5 +209,48 @@ impl KinematicTree {
                 };
         }
         columns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    #[test]
+    // The Panda URDF's own angles (not quite π/2 and π/4) among them.
+    #[allow(clippy::approx_constant)]
+    fn an_origin_turning_about_one_axis_places_as_the_full_product() {
+        let parent = Frame::from_isometry(&Isometry3::new(
+            Vector3::new(0.3, -0.2, 0.5),
+            Vector3::new(0.4, -1.1, 0.7),
+        ));
+        let mut turns = 0;
+        for angle in [
+            1.57079632679,
+            -1.57079632679,
+            0.785398163397,
+            -2.9,
+            1e-9,
+            3.0,
+        ] {
+            for (roll, pitch, yaw) in [(angle, 0.0, 0.0), (0.0, angle, 0.0), (0.0, 0.0, angle)] {
+                let origin = Frame::from_isometry(&Isometry3::from_parts(
+                    Translation3::new(0.1, -0.3, 0.2),
+                    UnitQuaternion::from_euler_angles(roll, pitch, yaw),
+                ));
+                let (axis, turn) = axis_turn(&origin.rotation).expect("a one-axis turn");
+                turns += 1;
+                let full = parent.compose(&origin);
+                let mixed = parent.rotated(&axis, turn);
+                // The same products and sums less those with a zero or a one: bit for bit.
+                let worst = (full.rotation - mixed.rotation).abs().max();
+                assert!(worst == 0.0, "rpy ({roll}, {pitch}, {yaw}): {worst}");
+            }
+        }
+        assert_eq!(turns, 18);
+        // Two angles, or none, are not one turn (identity aside, which any axis describes).
+        let two = UnitQuaternion::from_euler_angles(0.3, 0.2, 0.0);
+        assert!(axis_turn(&two.to_rotation_matrix().into_inner()).is_none());
     }
 }
