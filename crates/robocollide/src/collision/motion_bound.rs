@@ -308,7 +308,7 @@ impl RobotBound {
             for &b in balls {
                 let sums = &scratch[self.balls[b].sums..];
                 for (slot, &sum) in out[start..end].iter_mut().zip(sums) {
-                    *slot = slot.max(sum);
+                    *slot = crate::math::larger(*slot, sum);
                 }
             }
         }

@@ -55,7 +55,7 @@ use super::chord_certificate::ChordCertificate;
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::rake::{RAKE_SPACING, RAKE_SPACING_PER_STEP, rake_finds_contact};
-use crate::math::Real;
+use crate::math::{Real, larger};
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).
 pub const MAX_MOTION_EVALUATIONS: usize = 4096;
@@ -529,7 +529,7 @@ impl MotionCheck {
             *bound = members
                 .iter()
                 .map(|&(r, b)| self.bounds.table(r)[self.bound.suffix_index(r, b, 0)])
-                .fold(0.0, Real::max);
+                .fold(0.0, larger);
         }
     }
 
@@ -551,7 +551,7 @@ impl MotionCheck {
 
 /// The largest of the given entries of a suffix table.
 fn largest(table: &[Real], entries: &[usize]) -> Real {
-    entries.iter().map(|&i| table[i]).fold(0.0, Real::max)
+    entries.iter().map(|&i| table[i]).fold(0.0, larger)
 }
 
 /// What measuring pairs at the motion's start writes, borrowed apart from the blocks.
