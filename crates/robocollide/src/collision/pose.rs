@@ -10,7 +10,7 @@ use super::core::{Core, CoreLength, invariant_length};
 use super::culling_groups::{Group, Grouping};
 use crate::geom::{Aabb, Shape};
 use crate::kinematics::Frame;
-use crate::math::{Point3, Real};
+use crate::math::{Point3, Real, max_abs};
 use crate::robot::{Anchor, BodyShape, Cell};
 
 /// Link frames and body cores of every robot of a cell at the last posed configuration.
@@ -30,6 +30,8 @@ pub struct CellPose {
     fixed_lengths: Vec<Option<CoreLength>>,
     /// Robots without joints (static scenes, the world's obstacles): posed once, at creation.
     fixed: Vec<bool>,
+    /// Their part of [`CellPose::magnitude`], taken at creation.
+    fixed_magnitude: Real,
     /// The other robots, in order: the only ones posing visits (a scene may hold hundreds of
     /// obstacles).
     moving: Vec<usize>,
@@ -176,6 +178,7 @@ impl CellPose {
             previous: posed.clone(),
             posed,
             fixed: cell.robots.iter().map(|r| r.model.dof() == 0).collect(),
+            fixed_magnitude: 0.0,
             moving: (0..cell.robots.len())
                 .filter(|&r| cell.robots[r].model.dof() > 0)
                 .collect(),
@@ -214,6 +217,10 @@ impl CellPose {
             .collect();
         pose.place_groups(None);
         pose.place_motion_spheres(true);
+        pose.fixed_magnitude = (0..pose.search.groups.len())
+            .filter(|&g| pose.fixed[pose.search.groups[g].robot])
+            .map(|g| pose.group_magnitude(g))
+            .fold(0.0, Real::max);
         // Both buffers hold the robots without joints (posed once, here).
         pose.previous = pose.posed.clone();
         pose
@@ -365,24 +372,35 @@ impl CellPose {
         self.posed.solids[b].unwrap_or_else(|| self.posed.cores[b].shape())
     }
 
-    /// An upper bound on the largest absolute coordinate (plus radius) of any posed body.
+    /// An upper bound on the largest absolute coordinate (plus radius) of any posed body: the
+    /// robots without joints' part kept from creation, the others' taken from their groups.
     pub(super) fn magnitude(&self) -> Real {
-        let mut magnitude: Real = 0.0;
-        for (sphere, group) in self.posed.group_spheres.iter().zip(&self.search.groups) {
-            if group.link.is_some() && group.radius.is_finite() {
-                magnitude = magnitude.max(sphere.0.coords.amax() + sphere.1);
-            } else {
-                let (first, end) = (
-                    self.first_body[group.robot],
-                    self.first_body[group.robot + 1],
-                );
-                magnitude = self.posed.cores[first..end]
-                    .iter()
-                    .map(Core::magnitude)
-                    .fold(magnitude, Real::max);
+        let mut magnitude = self.fixed_magnitude;
+        for &r in &self.moving {
+            for &g in &self.robot_groups[r] {
+                magnitude = magnitude.max(self.group_magnitude(g));
             }
         }
         magnitude
+    }
+
+    /// An upper bound on the largest absolute coordinate (plus radius) of search group `g`'s
+    /// posed bodies: its sphere's, or for a group no one link carries, its cores'.
+    fn group_magnitude(&self, g: usize) -> Real {
+        let group = &self.search.groups[g];
+        if group.link.is_some() && group.radius.is_finite() {
+            let sphere = self.posed.group_spheres[g];
+            max_abs(&sphere.0.coords) + sphere.1
+        } else {
+            let (first, end) = (
+                self.first_body[group.robot],
+                self.first_body[group.robot + 1],
+            );
+            self.posed.cores[first..end]
+                .iter()
+                .map(Core::magnitude)
+                .fold(0.0, Real::max)
+        }
     }
 
     /// The world-aligned box of flat body `b` when it is a box or cylinder that never moves
