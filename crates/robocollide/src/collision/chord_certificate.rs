@@ -189,7 +189,7 @@ impl ChordCertificate {
         let deviation = |g: usize| chord_deviation(self.group_curvatures[g], 1.0);
         if let Some((link, (r, b))) = obstacle {
             let spread = deviation(link);
-            if gaps.0.min(gaps.1) <= spread {
+            if gaps.0 <= spread || gaps.1 <= spread {
                 return false;
             }
             let ((c0, radius), c1) = (checker.group_sphere(link), self.group_centres[link]);
@@ -197,7 +197,7 @@ impl ChordCertificate {
                 || swept_sphere_clears(checker, (c0, c1), radius + spread, (r, b));
         }
         let spread = deviation(g) + deviation(h);
-        if gaps.0.min(gaps.1) <= spread {
+        if gaps.0 <= spread || gaps.1 <= spread {
             return false;
         }
         let ((g0, rg), (h0, rh)) = (checker.group_sphere(g), checker.group_sphere(h));
@@ -237,7 +237,7 @@ impl ChordCertificate {
                 let spread = deviation(&x) + deviation(&y);
                 // The chord passes within `spread` of each end's spheres' gap: hopeless unless
                 // both gaps exceed it.
-                if d0.min(d1) <= spread {
+                if d0 <= spread || d1 <= spread {
                     return false;
                 }
                 segment_clears_origin(
@@ -248,7 +248,7 @@ impl ChordCertificate {
             }
             ChordPair::Fixed(x, (r, b)) => {
                 let spread = deviation(&x);
-                if d0.min(d1) <= spread {
+                if d0 <= spread || d1 <= spread {
                     return false;
                 }
                 let chord = (centre(e0, &x), centre(e1, &x));

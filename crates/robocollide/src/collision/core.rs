@@ -5,7 +5,7 @@
 //! ([`CellPose::shape`](super::CellPose)), and the core keeps only their bounding sphere.
 
 use crate::geom::{Capsule, Segment, Shape, Sphere};
-use crate::math::{Point3, Real, Vector3};
+use crate::math::{Point3, Real, Vector3, max_abs};
 use crate::query::segment_segment::{Reciprocal, closest_parameters_by};
 use crate::robot::{Body, BodyShape, RobotModel};
 
@@ -118,10 +118,7 @@ impl Core {
 
     /// Largest absolute coordinate plus radius (the scale of the contact rounding).
     pub(super) fn magnitude(&self) -> Real {
-        self.start
-            .coords
-            .amax()
-            .max((self.start + self.direction).coords.amax())
+        max_abs(&self.start.coords).max(max_abs(&(self.start + self.direction).coords))
             + self.radius
     }
 

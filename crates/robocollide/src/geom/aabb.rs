@@ -9,7 +9,7 @@
 //! beyond the rounding of these few operations, so the box holds the exact shape.
 
 use super::Shape;
-use crate::math::{Point3, Real, Vector3, max_abs};
+use crate::math::{Point3, Real, Vector3, larger, max_abs};
 
 /// Relative growth that covers the rounding of the extents and of [`Aabb::sphere_gap`].
 const GROWTH: Real = 1e-12;
@@ -64,13 +64,14 @@ impl Aabb {
     #[inline]
     pub fn sphere_gap(&self, center: &Point3, radius: Real) -> Real {
         let d = center - self.center;
+        // (`larger(x, 0)` is `x.max(0)`, NaN giving 0 alike, in one comparison.)
         let excess = Vector3::new(
-            (d.x.abs() - self.half.x).max(0.0),
-            (d.y.abs() - self.half.y).max(0.0),
-            (d.z.abs() - self.half.z).max(0.0),
+            larger(d.x.abs() - self.half.x, 0.0),
+            larger(d.y.abs() - self.half.y, 0.0),
+            larger(d.z.abs() - self.half.z, 0.0),
         );
         let scale =
-            max_abs(&center.coords) + radius + max_abs(&self.center.coords) + self.half.amax();
+            max_abs(&center.coords) + radius + max_abs(&self.center.coords) + max_abs(&self.half);
         excess.norm() - radius - GROWTH * scale
     }
 }

@@ -65,7 +65,7 @@ impl Plane {
 
     /// Largest absolute coordinate of its point.
     pub fn magnitude(&self) -> Real {
-        self.point.coords.amax()
+        crate::math::max_abs(&self.point.coords)
     }
 }
 

@@ -64,6 +64,6 @@ impl Segment {
 
     /// Largest absolute coordinate of the endpoints (the scale of rounding errors).
     pub fn magnitude(&self) -> Real {
-        self.a.coords.amax().max(self.b.coords.amax())
+        crate::math::max_abs(&self.a.coords).max(crate::math::max_abs(&self.b.coords))
     }
 }

@@ -52,9 +52,9 @@ impl Shape {
     /// Largest absolute coordinate plus radius: the scale against which rounding is judged.
     pub fn magnitude(&self) -> Real {
         match self {
-            Shape::Point(p) => p.coords.amax(),
+            Shape::Point(p) => crate::math::max_abs(&p.coords),
             Shape::Segment(s) => s.magnitude(),
-            Shape::Sphere(s) => s.center().coords.amax() + s.radius(),
+            Shape::Sphere(s) => crate::math::max_abs(&s.center().coords) + s.radius(),
             Shape::Capsule(c) => c.axis().magnitude() + c.radius(),
             Shape::Cylinder(c) => c.axis().magnitude() + c.radius(),
             Shape::Box(b) => b.magnitude(),

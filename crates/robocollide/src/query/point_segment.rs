@@ -25,7 +25,7 @@ pub fn closest_parameter(p: &Point3, segment: &Segment) -> Real {
 /// Any finite input: pairs of extreme magnitude are rescaled ([`safe_scale`](super::safe_scale)).
 #[inline]
 pub fn point_segment(p: &Point3, segment: &Segment) -> Separation {
-    let magnitude = p.coords.amax().max(segment.magnitude());
+    let magnitude = crate::math::max_abs(&p.coords).max(segment.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(p, segment, magnitude, point_segment);
     }

@@ -11,7 +11,8 @@ use crate::geom::{Capsule, Sphere};
 /// Signed distance from a sphere (a) to a capsule (b).
 #[inline]
 pub fn sphere_capsule(a: &Sphere, b: &Capsule) -> Separation {
-    let magnitude = (a.center().coords.amax() + a.radius()).max(b.axis().magnitude() + b.radius());
+    let magnitude = (crate::math::max_abs(&a.center().coords) + a.radius())
+        .max(b.axis().magnitude() + b.radius());
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_capsule);
     }

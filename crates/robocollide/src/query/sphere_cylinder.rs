@@ -13,7 +13,8 @@ use crate::math::{Point3, Vector3, orthogonal_unit, try_normalize};
 
 /// Signed distance from a sphere (a) to a flat-capped cylinder (b).
 pub fn sphere_cylinder(a: &Sphere, b: &Cylinder) -> Separation {
-    let magnitude = (a.center().coords.amax() + a.radius()).max(b.axis().magnitude() + b.radius());
+    let magnitude = (crate::math::max_abs(&a.center().coords) + a.radius())
+        .max(b.axis().magnitude() + b.radius());
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, sphere_cylinder);
     }
@@ -26,7 +27,8 @@ pub fn sphere_cylinder(a: &Sphere, b: &Cylinder) -> Separation {
 /// lies outside the cylinder (the same arithmetic, so the same value): for distance-only
 /// searches.
 pub(crate) fn sphere_cylinder_distance(a: &Sphere, b: &Cylinder) -> crate::math::Real {
-    let magnitude = (a.center().coords.amax() + a.radius()).max(b.axis().magnitude() + b.radius());
+    let magnitude = (crate::math::max_abs(&a.center().coords) + a.radius())
+        .max(b.axis().magnitude() + b.radius());
     if !super::safe_scale::outside_safe_range(magnitude) {
         let (closest, inside) = b.closest_point(&a.center());
         let gap = (closest - a.center()).norm();

@@ -22,7 +22,7 @@ pub fn sphere_sphere(a: &Sphere, b: &Sphere) -> Separation {
 
 #[inline]
 fn magnitude(s: &Sphere) -> f64 {
-    s.center().coords.amax() + s.radius()
+    crate::math::max_abs(&s.center().coords) + s.radius()
 }
 
 #[cfg(test)]
