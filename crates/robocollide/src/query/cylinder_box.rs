@@ -1,9 +1,18 @@
 //! Cylinder–box: certified when apart, conservative when overlapping.
 //!
-//! Apart: GJK ([`gjk`](super::gjk)) certifies a separating direction; its gap is refined along
-//! the ridges of the two support functions (the cylinder's axis and the box's axes) until the
-//! two bounds meet, as for cylinder pairs ([`convex_pair`](super::convex_pair)). The reported
-//! distance is the certified lower bound.
+//! Apart, the side first: the cylinder lies inside the capsule of the same axis and radius,
+//! so the capsule's distance to the box ([`capsule_box`], exact) is a lower bound on the
+//! cylinder's; when the capsule's witness lies on the cylinder's side (its normal
+//! perpendicular to the axis, so not on a cap's half-ball) the two distances are equal, and
+//! the capsule's answer is the cylinder's. The test allows the witness to be off the side by
+//! `1e-13` of the pair's magnitude at most: the witness is at most `r·|n·u|` from the
+//! cylinder (`u` the unit axis, `n` the normal), so that bounds how much larger the
+//! cylinder's distance can be.
+//!
+//! Otherwise apart: GJK ([`gjk`](super::gjk)) certifies a separating direction; its gap is
+//! refined along the ridges of the two support functions (the cylinder's axis and the box's
+//! axes) until the two bounds meet, as for cylinder pairs
+//! ([`convex_pair`](super::convex_pair)). The reported distance is the certified lower bound.
 //!
 //! Touching or overlapping (no separating direction certified): the penetration depth of a box
 //! and a cylinder has no closed form. Any unit `n` gives a lower bound `g(n)` on the signed
@@ -14,19 +23,24 @@
 //! apart.
 
 use super::Separation;
+use super::capsule_box::capsule_box;
 use super::certificate::contact_witnesses;
 use super::convex_pair::refined_gjk;
 use super::gjk::gjk_separation;
 use super::separation::CONTACT_ROUNDING;
 use super::support_gap::{fibonacci_direction, gap_along, refine_gap, shape_frame};
 use super::support_map::SupportMap;
-use crate::geom::{Cylinder, OrientedBox};
+use crate::geom::{Capsule, Cylinder, OrientedBox};
 use crate::math::{Real, Vector3, try_normalize};
 
 /// Directions of the global search for the penetration estimate.
 const DIRECTIONS: usize = 96;
 /// Best directions refined by pattern search.
 const STARTS: usize = 4;
+
+/// How far (relative to the pair's magnitude) the capsule's witness may be from the
+/// cylinder's side for the capsule's answer to stand as the cylinder's.
+const SIDE_TOLERANCE: Real = 1e-13;
 
 /// Alternating projections allowed to polish GJK's answer.
 const POLISH_STEPS: usize = 64;
@@ -62,15 +76,33 @@ fn polished(a: &Cylinder, b: &OrientedBox, found: Separation, magnitude: Real) -
     }
 }
 
+/// The capsule's answer (same axis and radius) when the pair is apart beyond `apart` and the
+/// capsule's witness lies on the cylinder's side (see the module docs); `None` otherwise.
+fn side_contact(a: &Cylinder, b: &OrientedBox, magnitude: Real, apart: Real) -> Option<Separation> {
+    // (A flat cylinder, a disc, has no side; lengths are finite and non-negative.)
+    if a.length() <= 0.0 {
+        return None;
+    }
+    let found = capsule_box(&Capsule::from_finite(*a.axis(), a.radius()), b);
+    let off_side = a.radius() * found.normal.dot(&a.unit_axis()).abs();
+    (found.distance > apart && off_side <= SIDE_TOLERANCE * magnitude).then_some(found)
+}
+
 /// Signed distance from a cylinder (a) to a box (b).
 pub fn cylinder_box(a: &Cylinder, b: &OrientedBox) -> Separation {
     let magnitude = (a.axis().magnitude() + a.radius()).max(b.magnitude());
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, cylinder_box);
     }
+    let apart = CONTACT_ROUNDING * magnitude;
+    side_contact(a, b, magnitude, apart).unwrap_or_else(|| by_support_gaps(a, b, magnitude, apart))
+}
+
+/// [`cylinder_box`] from the shapes' support functions: GJK's certified separation, refined
+/// and polished, when apart beyond `apart`; else the best gap over the candidate directions.
+fn by_support_gaps(a: &Cylinder, b: &OrientedBox, magnitude: Real, apart: Real) -> Separation {
     let u = a.unit_axis();
     let axes = [u, b.axis(0), b.axis(1), b.axis(2)];
-    let apart = CONTACT_ROUNDING * magnitude;
     if let Some(g) = gjk_separation(a, b, magnitude).filter(|g| g.lower > apart) {
         let found = refined_gjk(a, b, magnitude, g, &axes);
         return polished(a, b, found, magnitude).with_contact_rounding(magnitude);
@@ -97,4 +129,90 @@ pub fn cylinder_box(a: &Cylinder, b: &OrientedBox) -> Separation {
         .max_by(|x, y| x.distance.total_cmp(&y.distance))
         .unwrap_or_else(|| gap_along(a, b, &Vector3::x()));
     contact_witnesses(a, b, &refined.normal, magnitude).with_contact_rounding(magnitude)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Point3;
+
+    fn pair_magnitude(a: &Cylinder, b: &OrientedBox) -> Real {
+        (a.axis().magnitude() + a.radius()).max(b.magnitude())
+    }
+
+    #[test]
+    fn a_box_beside_the_side_is_measured_by_the_capsule() {
+        // Axis along z from 0 to 2, radius 0.5; a unit box centred at x = 2 beside the side.
+        let a = Cylinder::new(Point3::origin(), Point3::new(0.0, 0.0, 2.0), 0.5).unwrap();
+        let b =
+            OrientedBox::axis_aligned(Point3::new(2.0, 0.0, 1.0), Vector3::repeat(0.5)).unwrap();
+        let m = pair_magnitude(&a, &b);
+        let found = side_contact(&a, &b, m, CONTACT_ROUNDING * m).expect("beside the side");
+        assert_eq!(found.distance, 1.0);
+        assert_eq!(found.point_a, Point3::new(0.5, 0.0, found.point_a.z));
+        assert!((0.5..=1.5).contains(&found.point_a.z));
+        assert_eq!(cylinder_box(&a, &b), found);
+    }
+
+    #[test]
+    fn a_box_over_the_rim_is_left_to_the_support_gaps() {
+        // Above the top and outside the radius: the capsule's nearest point is on its cap's
+        // half-ball, nearer than the cylinder's rim, so the capsule's answer is not taken.
+        let a = Cylinder::new(Point3::origin(), Point3::new(0.0, 0.0, 2.0), 0.5).unwrap();
+        let b =
+            OrientedBox::axis_aligned(Point3::new(1.5, 0.0, 3.5), Vector3::repeat(0.5)).unwrap();
+        let m = pair_magnitude(&a, &b);
+        assert!(side_contact(&a, &b, m, CONTACT_ROUNDING * m).is_none());
+        // The rim point (0.5, 0, 2) to the box's edge through (1, 0, 3): √1.25. The capsule
+        // comes nearer: its cap's centre (0, 0, 2) is √2 from that edge, less its 0.5.
+        let d = cylinder_box(&a, &b).distance;
+        assert!((d - 1.25f64.sqrt()).abs() < 1e-12, "{d}");
+        let capsule = capsule_box(&Capsule::from_finite(*a.axis(), 0.5), &b).distance;
+        assert!(capsule < d - 0.1, "{capsule}");
+    }
+
+    #[test]
+    fn the_side_answer_agrees_with_the_support_gaps_and_is_often_taken() {
+        let mut seed = 29u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let (mut taken, mut declined) = (0, 0);
+        for i in 0..3000 {
+            // Scales 1e-3 … 1e3.
+            let k = 10f64.powi(i % 7 - 3);
+            let mut point = || Point3::new(k * next(), k * next(), k * next());
+            let (p, q) = (point(), point());
+            let centre = point();
+            let a = Cylinder::new(p, q, 0.2 * k * (1.1 + next())).unwrap();
+            let rpy = [3.0 * next(), 3.0 * next(), 3.0 * next()];
+            let half = Vector3::new(0.3 * k * (1.1 + next()), 0.2 * k * (1.1 + next()), 0.1 * k);
+            let b = OrientedBox::from_rpy(centre, rpy, half).unwrap();
+            let m = pair_magnitude(&a, &b);
+            let apart = CONTACT_ROUNDING * m;
+            let Some(fast) = side_contact(&a, &b, m, apart) else {
+                declined += 1;
+                continue;
+            };
+            taken += 1;
+            let reference = by_support_gaps(&a, &b, m, apart);
+            // Both are lower bounds realised by witnesses on (to 1e-13) the shapes: equal to
+            // the reference's accuracy.
+            assert!(
+                (fast.distance - reference.distance).abs() <= 1e-9 * m,
+                "{a:?} {b:?}: side {} support gaps {}",
+                fast.distance,
+                reference.distance
+            );
+            let gap = (fast.point_b - fast.point_a).norm();
+            assert!((gap - fast.distance).abs() <= 1e-12 * m);
+        }
+        assert!(
+            taken > 1000 && declined > 300,
+            "{taken} taken, {declined} declined"
+        );
+    }
 }
