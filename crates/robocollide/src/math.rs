@@ -118,6 +118,19 @@ pub fn clamp_unit(x: Real) -> Real {
     }
 }
 
+/// A seeded generator of numbers in `[0, 1)` for tests (a 64-bit linear congruential
+/// generator: reproducible, no dependency).
+#[cfg(test)]
+pub(crate) fn unit_random(seed: u64) -> impl FnMut() -> Real {
+    let mut state = seed;
+    move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as Real / (1u64 << 53) as Real
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -443,16 +443,7 @@ impl MotionBound {
 pub(super) mod tests {
     use super::*;
 
-    /// A seeded generator of numbers in `[0, 1)` (a 64-bit linear congruential generator).
-    pub(in crate::collision) fn unit_random(seed: u64) -> impl FnMut() -> Real {
-        let mut state = seed;
-        move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as Real / (1u64 << 53) as Real
-        }
-    }
+    pub(in crate::collision) use crate::math::unit_random;
 
     /// The shipped demo cell (DH arms, capsules anchored on two links) and, with URDF
     /// support, the spherized Panda with its SRDF (a URDF tree).
@@ -480,13 +471,8 @@ pub(super) mod tests {
     fn suffix_tables_equal_the_bounds_they_replace() {
         let cell = Cell::shipped_demo();
         let bound = MotionBound::new(&cell);
-        let mut state: u64 = 7;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 11) as Real / (1u64 << 53) as Real) * 6.0 - 3.0
-        };
+        let mut unit = unit_random(7);
+        let mut next = || unit() * 6.0 - 3.0;
         for (r, robot) in cell.robots.iter().enumerate() {
             let rb = &bound.robots[r];
             let mut table = Vec::new();

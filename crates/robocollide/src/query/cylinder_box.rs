@@ -140,14 +140,20 @@ mod tests {
         (a.axis().magnitude() + a.radius()).max(b.magnitude())
     }
 
+    /// The cylinder along z from 0 to 2 of radius 0.5, a unit box centred at `centre`, and
+    /// the side answer's threshold and magnitude.
+    fn upright_pair(centre: Point3) -> (Cylinder, OrientedBox, Real, Real) {
+        let a = Cylinder::new(Point3::origin(), Point3::new(0.0, 0.0, 2.0), 0.5).unwrap();
+        let b = OrientedBox::axis_aligned(centre, Vector3::repeat(0.5)).unwrap();
+        let m = pair_magnitude(&a, &b);
+        (a, b, m, CONTACT_ROUNDING * m)
+    }
+
     #[test]
     fn a_box_beside_the_side_is_measured_by_the_capsule() {
-        // Axis along z from 0 to 2, radius 0.5; a unit box centred at x = 2 beside the side.
-        let a = Cylinder::new(Point3::origin(), Point3::new(0.0, 0.0, 2.0), 0.5).unwrap();
-        let b =
-            OrientedBox::axis_aligned(Point3::new(2.0, 0.0, 1.0), Vector3::repeat(0.5)).unwrap();
-        let m = pair_magnitude(&a, &b);
-        let found = side_contact(&a, &b, m, CONTACT_ROUNDING * m).expect("beside the side");
+        // A unit box centred at x = 2, beside the side.
+        let (a, b, m, apart) = upright_pair(Point3::new(2.0, 0.0, 1.0));
+        let found = side_contact(&a, &b, m, apart).expect("beside the side");
         assert_eq!(found.distance, 1.0);
         assert_eq!(found.point_a, Point3::new(0.5, 0.0, found.point_a.z));
         assert!((0.5..=1.5).contains(&found.point_a.z));
@@ -158,11 +164,8 @@ mod tests {
     fn a_box_over_the_rim_is_left_to_the_support_gaps() {
         // Above the top and outside the radius: the capsule's nearest point is on its cap's
         // half-ball, nearer than the cylinder's rim, so the capsule's answer is not taken.
-        let a = Cylinder::new(Point3::origin(), Point3::new(0.0, 0.0, 2.0), 0.5).unwrap();
-        let b =
-            OrientedBox::axis_aligned(Point3::new(1.5, 0.0, 3.5), Vector3::repeat(0.5)).unwrap();
-        let m = pair_magnitude(&a, &b);
-        assert!(side_contact(&a, &b, m, CONTACT_ROUNDING * m).is_none());
+        let (a, b, m, apart) = upright_pair(Point3::new(1.5, 0.0, 3.5));
+        assert!(side_contact(&a, &b, m, apart).is_none());
         // The rim point (0.5, 0, 2) to the box's edge through (1, 0, 3): √1.25. The capsule
         // comes nearer: its cap's centre (0, 0, 2) is √2 from that edge, less its 0.5.
         let d = cylinder_box(&a, &b).distance;
@@ -173,13 +176,8 @@ mod tests {
 
     #[test]
     fn the_side_answer_agrees_with_the_support_gaps_and_is_often_taken() {
-        let mut seed = 29u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut unit = crate::math::unit_random(29);
+        let mut next = || unit() * 2.0 - 1.0;
         let (mut taken, mut declined) = (0, 0);
         for i in 0..3000 {
             // Scales 1e-3 … 1e3.

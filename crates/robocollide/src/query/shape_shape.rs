@@ -80,13 +80,8 @@ mod tests {
 
     #[test]
     fn the_distance_only_dispatch_gives_the_full_querys_value() {
-        let mut seed = 11u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut unit = crate::math::unit_random(11);
+        let mut next = || unit() * 2.0 - 1.0;
         let mut point = |k: f64| Point3::new(k * next(), k * next(), k * next());
         for i in 0..20_000 {
             // Scales from 1e-3 to 1e3, touching and overlapping pairs included.

@@ -162,13 +162,8 @@ mod tests {
 
     #[test]
     fn the_distance_only_query_gives_the_same_value() {
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut unit = crate::math::unit_random(7);
+        let mut next = || unit() * 2.0 - 1.0;
         for _ in 0..20_000 {
             let b = OrientedBox::from_rpy(
                 Point3::new(next(), next(), next()),

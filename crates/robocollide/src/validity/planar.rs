@@ -87,13 +87,8 @@ mod tests {
         ])
         .unwrap();
         let mut v = PlanarValidity { arm, circles };
-        let mut seed = 7u64;
-        let mut rnd = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * std::f64::consts::TAU
-        };
+        let mut unit = crate::math::unit_random(7);
+        let mut rnd = || (unit() - 0.5) * std::f64::consts::TAU;
         let mut blocked = 0;
         for _ in 0..300 {
             let (a, b) = (vec![rnd(), rnd()], vec![rnd(), rnd()]);
