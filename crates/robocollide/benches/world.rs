@@ -3,6 +3,9 @@
 //! random configurations (seeded). The boxes (0.05–0.25 m half-extents, random orientations)
 //! are spread over a 3 m × 3 m × 1.5 m cell around the arm; some configurations touch them.
 //!
+//! The same arm with its capsules turned into flat-capped cylinders (as a URDF's `<cylinder>`
+//! is imported), against the same boxes: cylinder–box pairs, whose depth has no closed form.
+//!
 //! Run: `cargo bench -p robocollide --bench world`.
 //! Baseline in the same run: the same posed pairs through parry3d-f64's `query::distance`
 //! (posing excluded, no witnesses).
@@ -16,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use robocollide::collision::CellChecker;
 use robocollide::math::Real;
-use robocollide::robot::Cell;
+use robocollide::robot::{BodyShape, Cell};
 
 #[path = "../tests/common/parry.rs"]
 mod parry;
@@ -45,15 +48,27 @@ fn world_cell() -> Cell {
     Cell::parse(&text, "world.toml", &folder).unwrap()
 }
 
-fn world_check(c: &mut Criterion) {
-    let cell = world_cell();
+/// [`world_cell`] with the arm's capsules as cylinders of the same axes and radii.
+fn cylinder_world_cell() -> Cell {
+    let mut cell = world_cell();
+    for body in &mut cell.robots[0].model.bodies {
+        if let BodyShape::Capsule { a, b, radius } = body.shape {
+            body.shape = BodyShape::Cylinder { a, b, radius };
+        }
+    }
+    cell
+}
+
+/// The arm of `cell` at 256 seeded configurations, in criterion group `name`: the closest
+/// pair with its witnesses, any contact, and parry's distances of the same posed pairs.
+fn bench_cell(c: &mut Criterion, name: &str, cell: &Cell) {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let qs: Vec<Vec<Real>> = (0..256)
         .map(|_| (0..6).map(|_| rng.random_range(-3.1..3.1)).collect())
         .collect();
-    let mut checker = CellChecker::new(&cell, false);
+    let mut checker = CellChecker::new(cell, false);
     let pairs = checker.pairs().len();
-    let mut group = c.benchmark_group("ur5_50_boxes");
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(qs.len() as u64));
     group.bench_function(
         format!("robocollide (pose + closest of {pairs} pairs + witnesses)"),
@@ -89,6 +104,11 @@ fn world_check(c: &mut Criterion) {
         |b| b.iter(|| parry::sum_of_minima(&posed)),
     );
     group.finish();
+}
+
+fn world_check(c: &mut Criterion) {
+    bench_cell(c, "ur5_50_boxes", &world_cell());
+    bench_cell(c, "ur5_cylinders_50_boxes", &cylinder_world_cell());
 }
 
 criterion_group!(benches, world_check);

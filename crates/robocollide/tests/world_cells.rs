@@ -431,7 +431,87 @@ fn the_closest_pair_among_many_boxes_matches_every_pair_measured_by_the_full_que
         );
     }
     let cell = cell_from(&text).unwrap();
-    let mut checker = CellChecker::new(&cell, false);
+    let (contacts, apart) = searches_match_full_queries(&cell, 6, 400, &mut rng, |_, _| true);
+    assert!(
+        contacts > 10 && apart > 100,
+        "{contacts} in contact, {apart} apart"
+    );
+}
+
+/// A three-joint arm of URDF cylinders (exact flat-capped cylinders, the importer's default).
+const CYLINDER_ARM: &str = r#"<robot name="cylinder_arm">
+  <link name="base"><collision><origin xyz="0 0 0.05"/>
+    <geometry><cylinder radius="0.1" length="0.1"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
+    <limit lower="-3.1" upper="3.1" effort="1" velocity="1"/></joint>
+  <link name="l1"><collision><origin xyz="0 0 0.2"/>
+    <geometry><cylinder radius="0.06" length="0.4"/></geometry></collision></link>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/>
+    <origin xyz="0 0 0.4"/><axis xyz="0 1 0"/>
+    <limit lower="-3.1" upper="3.1" effort="1" velocity="1"/></joint>
+  <link name="l2"><collision><origin xyz="0 0 0.2"/>
+    <geometry><cylinder radius="0.05" length="0.4"/></geometry></collision></link>
+  <joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/>
+    <origin xyz="0 0 0.4"/><axis xyz="0 1 0"/>
+    <limit lower="-3.1" upper="3.1" effort="1" velocity="1"/></joint>
+  <link name="l3"><collision><origin xyz="0 0 0.15"/>
+    <geometry><cylinder radius="0.04" length="0.3"/></geometry></collision></link>
+</robot>
+"#;
+
+#[test]
+fn cylinder_links_against_boxes_get_the_full_querys_contact_verdict() {
+    // The contact search reports a cylinder–box pair GJK proves to overlap at distance 0
+    // instead of measuring its depth: its verdicts must still be those of the full query on
+    // every pair, and the closest-pair search must still report the depth.
+    let folder = std::env::temp_dir().join(format!("robocollide-cyl-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cylinder_arm.urdf"), CYLINDER_ARM).unwrap();
+    let mut rng = common::rng(0xc71);
+    let mut text = String::from(
+        "name = \"cylinder arm among boxes\"\n[[robots]]\nlabel = \"R1\"\nmodel = \"cylinder_arm.urdf\"\n",
+    );
+    let mut k = 0;
+    while k < 12 {
+        let c = [0; 3].map(|_| rng.random_range(-1.0..1.0));
+        let h = [0; 3].map(|_| rng.random_range(0.03..0.2));
+        // None at the base (the arm would touch it at every configuration).
+        if (c[0] as Real).hypot(c[1]) < 0.45 && c[2] < 0.6 {
+            continue;
+        }
+        k += 1;
+        let rpy = [0; 3].map(|_| rng.random_range(-3.1..3.1));
+        text += &format!(
+            "[[obstacles]]\nname = \"box{k}\"\nbox = {{ center = {c:?}, half_extents = {h:?}, rpy = {rpy:?} }}\n"
+        );
+    }
+    let cell = Cell::parse(&text, "test.toml", &folder).unwrap();
+    std::fs::remove_dir_all(&folder).ok();
+    let (contacts, apart) = searches_match_full_queries(&cell, 3, 300, &mut rng, |a, b| {
+        matches!(
+            (a, b),
+            (Shape::Cylinder(_), Shape::Box(_)) | (Shape::Box(_), Shape::Cylinder(_))
+        )
+    });
+    assert!(
+        contacts > 30 && apart > 30,
+        "{contacts} in contact, {apart} apart"
+    );
+}
+
+/// Poses robot 0 of `cell` (`dof` joints, the rest of the cell the world) at `count` random
+/// configurations, and requires the culled closest-pair search to find the least of every
+/// pair's full-query distance and the contact search to give its verdict; every pair's shapes
+/// must satisfy `expected_kinds`. Returns how many configurations were in contact and apart.
+fn searches_match_full_queries(
+    cell: &Cell,
+    dof: usize,
+    count: usize,
+    rng: &mut impl RngExt,
+    expected_kinds: impl Fn(&Shape, &Shape) -> bool,
+) -> (usize, usize) {
+    let mut checker = CellChecker::new(cell, false);
     let world = cell
         .robots
         .iter()
@@ -439,8 +519,8 @@ fn the_closest_pair_among_many_boxes_matches_every_pair_measured_by_the_full_que
         .unwrap();
     let obstacles = cell.robots[world].model.world_shapes(&[]).unwrap();
     let (mut contacts, mut apart) = (0, 0);
-    for _ in 0..400 {
-        let q: Vec<Real> = (0..6).map(|_| rng.random_range(-3.1..3.1)).collect();
+    for _ in 0..count {
+        let q: Vec<Real> = (0..dof).map(|_| rng.random_range(-3.1..3.1)).collect();
         checker.pose(&q);
         let arm = cell.robots[0].model.world_shapes(&q).unwrap();
         let brute = checker
@@ -448,7 +528,9 @@ fn the_closest_pair_among_many_boxes_matches_every_pair_measured_by_the_full_que
             .iter()
             .map(|p| {
                 let shape = |r: usize, b: usize| if r == world { &obstacles[b] } else { &arm[b] };
-                shape_shape(shape(p.robot_a, p.body_a), shape(p.robot_b, p.body_b)).distance
+                let (a, b) = (shape(p.robot_a, p.body_a), shape(p.robot_b, p.body_b));
+                assert!(expected_kinds(a, b), "{a:?} {b:?}");
+                shape_shape(a, b).distance
             })
             .fold(Real::INFINITY, Real::min);
         let closest = checker.closest().unwrap();
@@ -463,8 +545,5 @@ fn the_closest_pair_among_many_boxes_matches_every_pair_measured_by_the_full_que
             apart += 1;
         }
     }
-    assert!(
-        contacts > 10 && apart > 100,
-        "{contacts} in contact, {apart} apart"
-    );
+    (contacts, apart)
 }

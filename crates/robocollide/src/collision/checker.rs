@@ -297,6 +297,19 @@ impl<'a> CellChecker<'a> {
     /// as [`separation`](Self::separation), contact rounding included).
     #[inline]
     pub fn distance(&self, k: usize) -> Real {
+        self.pair_distance::<false>(k)
+    }
+
+    /// [`Self::distance`] for a contact test: at most 0 exactly when it is, and when positive
+    /// a certified lower bound. Only cylinder–box pairs differ (an overlap proven gives 0, not
+    /// its depth; an apart pair GJK's first certified gap beyond the contact rounding).
+    pub(crate) fn contact_distance(&self, k: usize) -> Real {
+        self.pair_distance::<true>(k)
+    }
+
+    /// [`Self::distance`], or with `CONTACT` [`Self::contact_distance`].
+    #[inline]
+    fn pair_distance<const CONTACT: bool>(&self, k: usize) -> Real {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (&self.pose.cores()[a], &self.pose.cores()[b]);
         if x.general || y.general {
@@ -305,7 +318,12 @@ impl<'a> CellChecker<'a> {
             if let Some(d) = self.pose.core_solid_distance(a, b) {
                 return d;
             }
-            return crate::query::shape_shape_distance(&self.pose.shape(a), &self.pose.shape(b));
+            let (x, y) = (self.pose.shape(a), self.pose.shape(b));
+            return if CONTACT {
+                crate::query::shape_shape_contact_distance(&x, &y)
+            } else {
+                crate::query::shape_shape_distance(&x, &y)
+            };
         }
         let d = x.core_distance_squared(y).sqrt() - (x.radius + y.radius);
         if d > 0.0
@@ -332,7 +350,7 @@ impl<'a> CellChecker<'a> {
         // The last contact's pair first (its distance, rounding included, is the verdict's
         // rule for one pair).
         let hint = self.search.last_contact_pair();
-        if hint < self.flat_pairs.len() && self.distance(hint) <= 0.0 {
+        if hint < self.flat_pairs.len() && self.contact_distance(hint) <= 0.0 {
             return true;
         }
         // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.

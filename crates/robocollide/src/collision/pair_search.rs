@@ -8,7 +8,9 @@
 //! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box_bound`]); a
 //! segment–segment or cylinder pair is skipped when its own bounding spheres are, a body
 //! against an obstacle when its bounding sphere is that far from the obstacle's box. Distances
-//! are compared before contact rounding (the caller rounds the winner). The contact search
+//! are compared before contact rounding (the caller rounds the winner); the contact search
+//! measures a cylinder–box pair only as far as its verdict needs (no depth, and a certified
+//! lower bound when apart: `query::shape_shape_contact_distance`). The contact search
 //! (stop at the first contact) and the closest-pair search walk the blocks in loops of their
 //! own: the first from the block of the last contact, the second closest block first.
 
@@ -18,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::core::Core;
 use super::pose::CellPose;
 use crate::math::Real;
-use crate::query::shape_shape_distance;
+use crate::query::{shape_shape_contact_distance, shape_shape_distance};
 
 /// Independent running minima over the cheap pairs of a block.
 const LANES: usize = 4;
@@ -243,7 +245,7 @@ impl PairSearch {
             if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
                 continue;
             }
-            self.search_near_block(pose, i, best);
+            self.search_near_block::<true>(pose, i, best);
             if best.distance <= 0.0 {
                 self.last_contact.0.store(i, Ordering::Relaxed);
                 return;
@@ -278,15 +280,22 @@ impl PairSearch {
                 None => gap(self.block_groups[i]) >= best.distance,
             };
             if !far {
-                self.search_near_block(pose, i, best);
+                self.search_near_block::<false>(pose, i, best);
             }
         }
     }
 
     /// Block `i`, whose groups' spheres are nearer than `best`: skipped when the link's sphere
-    /// is that far from its lone obstacle, else its pairs searched.
+    /// is that far from its lone obstacle, else its pairs searched. `CONTACT`: for a contact
+    /// search, which only asks whether some pair is at distance ≤ 0, with
+    /// [`shape_shape_contact_distance`] (lower bounds for apart pairs, no depths).
     #[inline(always)]
-    fn search_near_block(&self, pose: &CellPose, i: usize, best: &mut Closest) {
+    fn search_near_block<const CONTACT: bool>(
+        &self,
+        pose: &CellPose,
+        i: usize,
+        best: &mut Closest,
+    ) {
         let block = &self.blocks[i];
         if let Some((group, body)) = block.solid_side {
             let (centre, radius) = pose.group_sphere(group);
@@ -299,7 +308,7 @@ impl PairSearch {
                 return;
             }
         }
-        self.search_block(pose, block, self.block_groups[i], best);
+        self.search_block::<CONTACT>(pose, block, self.block_groups[i], best);
     }
 
     /// Bit `m` set for each member `m` of `members` whose core can come within `best` of the
@@ -324,7 +333,7 @@ impl PairSearch {
     }
 
     #[inline(always)]
-    fn search_block(
+    fn search_block<const CONTACT: bool>(
         &self,
         pose: &CellPose,
         block: &Block,
@@ -444,9 +453,14 @@ impl PairSearch {
                     continue;
                 }
             }
-            let d = pose
-                .core_solid_distance(a, b)
-                .unwrap_or_else(|| shape_shape_distance(&pose.shape(a), &pose.shape(b)));
+            let d = pose.core_solid_distance(a, b).unwrap_or_else(|| {
+                let (x, y) = (pose.shape(a), pose.shape(b));
+                if CONTACT {
+                    shape_shape_contact_distance(&x, &y)
+                } else {
+                    shape_shape_distance(&x, &y)
+                }
+            });
             if d < best.distance {
                 *best = Closest {
                     distance: d,

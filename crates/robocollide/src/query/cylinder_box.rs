@@ -21,12 +21,20 @@
 //! products, the centre line, 96 directions spread over the sphere — the best four refined by
 //! pattern search: never shallower than the truth, so an overlapping pair is never reported
 //! apart.
+//!
+//! A contact test needs neither the depth nor the exact distance of an apart pair
+//! (`cylinder_box_contact_distance`): alternating exact projections between the shapes
+//! (von Neumann), from the box's point nearest to the cylinder's axis, prove an overlap when
+//! they reach a point of the cylinder within half the contact rounding of the box; GJK stops
+//! at its first certified gap beyond the contact rounding. On the UR5 with cylinder links
+//! among 50 boxes this took the contact test from 30 to 1.8 µs per configuration
+//! (`benches/README.md`).
 
 use super::Separation;
-use super::capsule_box::capsule_box;
+use super::capsule_box::{capsule_box, closest_to_box};
 use super::certificate::contact_witnesses;
 use super::convex_pair::refined_gjk;
-use super::gjk::gjk_separation;
+use super::gjk::{gjk_separation, gjk_separation_beyond};
 use super::separation::CONTACT_ROUNDING;
 use super::support_gap::{fibonacci_direction, gap_along, refine_gap, shape_frame};
 use super::support_map::SupportMap;
@@ -41,6 +49,9 @@ const STARTS: usize = 4;
 /// How far (relative to the pair's magnitude) the capsule's witness may be from the
 /// cylinder's side for the capsule's answer to stand as the cylinder's.
 const SIDE_TOLERANCE: Real = 1e-13;
+
+/// Alternating projections [`meet_within`] may take.
+const MEETING_STEPS: usize = 64;
 
 /// Alternating projections allowed to polish GJK's answer.
 const POLISH_STEPS: usize = 64;
@@ -98,6 +109,58 @@ pub fn cylinder_box(a: &Cylinder, b: &OrientedBox) -> Separation {
     side_contact(a, b, magnitude, apart).unwrap_or_else(|| by_support_gaps(a, b, magnitude, apart))
 }
 
+/// For a contact test: at most 0 exactly when `cylinder_box(a, b).distance` is, and when
+/// positive a certified lower bound on the distance. A pair shown to overlap (or to touch
+/// within rounding) by [`meet_within`] gives 0 instead of its depth, which costs the
+/// direction search; an apart pair GJK separates beyond the contact rounding gives GJK's
+/// first gap beyond it, unrefined. (A distance proven at most half the contact rounding is
+/// one the full query reports as contact too.)
+pub(crate) fn cylinder_box_contact_distance(a: &Cylinder, b: &OrientedBox) -> Real {
+    let magnitude = (a.axis().magnitude() + a.radius()).max(b.magnitude());
+    if super::safe_scale::outside_safe_range(magnitude) {
+        return cylinder_box(a, b).distance;
+    }
+    let apart = CONTACT_ROUNDING * magnitude;
+    if let Some(found) = side_contact(a, b, magnitude, apart) {
+        return found.distance;
+    }
+    if meet_within(a, b, 0.5 * apart) {
+        return 0.0;
+    }
+    match gjk_separation_beyond(a, b, magnitude, apart) {
+        Some(g) if g.lower > apart => g.lower,
+        _ => by_support_gaps(a, b, magnitude, apart).distance,
+    }
+}
+
+/// Alternating exact projections (von Neumann's; they converge to a common point of two
+/// convex sets that meet) from the box's point nearest to the cylinder's axis: `true` when they reach a point of the
+/// cylinder within `tolerance` of its projection on the box, which proves the pair's
+/// distance at most `tolerance` (plus the projections' rounding). Gives up, `false`, when a
+/// step does not shrink the gap by a tenth (an apart pair, or a slow approach left to the
+/// full query).
+fn meet_within(a: &Cylinder, b: &OrientedBox, tolerance: Real) -> bool {
+    // From the box's point nearest to the axis: the axis's own point when the axis reaches
+    // into the box (a point of both shapes), else often inside the cylinder already.
+    let p0 = b.to_local(&a.axis().a());
+    let nearest = closest_to_box(&p0, &(b.to_local(&a.axis().b()) - p0), &b.half_extents());
+    let mut on_box = b.to_world(&nearest.on_box);
+    let mut last = Real::INFINITY;
+    for _ in 0..MEETING_STEPS {
+        let on_cylinder = SupportMap::nearest_point(a, &on_box);
+        on_box = SupportMap::nearest_point(b, &on_cylinder);
+        let gap = (on_box - on_cylinder).norm();
+        if gap <= tolerance {
+            return true;
+        }
+        if gap.is_nan() || gap >= 0.9 * last {
+            return false;
+        }
+        last = gap;
+    }
+    false
+}
+
 /// [`cylinder_box`] from the shapes' support functions: GJK's certified separation, refined
 /// and polished, when apart beyond `apart`; else the best gap over the candidate directions.
 fn by_support_gaps(a: &Cylinder, b: &OrientedBox, magnitude: Real, apart: Real) -> Separation {
@@ -140,6 +203,23 @@ mod tests {
         (a.axis().magnitude() + a.radius()).max(b.magnitude())
     }
 
+    /// Pair `i` of a random sequence: scales 1e-3 … 1e3 by `i`, a cylinder within the cube of
+    /// that size, a box of random orientation centred within `spread` of it.
+    fn random_pair(
+        unit: &mut impl FnMut() -> Real,
+        i: i32,
+        spread: Real,
+    ) -> (Cylinder, OrientedBox) {
+        let k = 10f64.powi(i % 7 - 3);
+        let mut next = || unit() * 2.0 - 1.0;
+        let mut point = |size: Real| Point3::new(size * next(), size * next(), size * next());
+        let (p, q, centre) = (point(k), point(k), point(spread * k));
+        let a = Cylinder::new(p, q, 0.2 * k * (1.1 + next())).unwrap();
+        let rpy = [3.0 * next(), 3.0 * next(), 3.0 * next()];
+        let half = Vector3::new(0.3 * k * (1.1 + next()), 0.2 * k * (1.1 + next()), 0.1 * k);
+        (a, OrientedBox::from_rpy(centre, rpy, half).unwrap())
+    }
+
     /// The cylinder along z from 0 to 2 of radius 0.5, a unit box centred at `centre`, and
     /// the side answer's threshold and magnitude.
     fn upright_pair(centre: Point3) -> (Cylinder, OrientedBox, Real, Real) {
@@ -177,18 +257,9 @@ mod tests {
     #[test]
     fn the_side_answer_agrees_with_the_support_gaps_and_is_often_taken() {
         let mut unit = crate::math::unit_random(29);
-        let mut next = || unit() * 2.0 - 1.0;
         let (mut taken, mut declined) = (0, 0);
         for i in 0..3000 {
-            // Scales 1e-3 … 1e3.
-            let k = 10f64.powi(i % 7 - 3);
-            let mut point = || Point3::new(k * next(), k * next(), k * next());
-            let (p, q) = (point(), point());
-            let centre = point();
-            let a = Cylinder::new(p, q, 0.2 * k * (1.1 + next())).unwrap();
-            let rpy = [3.0 * next(), 3.0 * next(), 3.0 * next()];
-            let half = Vector3::new(0.3 * k * (1.1 + next()), 0.2 * k * (1.1 + next()), 0.1 * k);
-            let b = OrientedBox::from_rpy(centre, rpy, half).unwrap();
+            let (a, b) = random_pair(&mut unit, i, 1.0);
             let m = pair_magnitude(&a, &b);
             let apart = CONTACT_ROUNDING * m;
             let Some(fast) = side_contact(&a, &b, m, apart) else {
@@ -211,6 +282,33 @@ mod tests {
         assert!(
             taken > 1000 && declined > 300,
             "{taken} taken, {declined} declined"
+        );
+    }
+
+    #[test]
+    fn the_contact_distance_gives_the_full_querys_verdict_and_a_lower_bound() {
+        let mut unit = crate::math::unit_random(31);
+        let (mut shortcut, mut apart) = (0, 0);
+        for i in 0..2000 {
+            // Centres within a box's size, so that many pairs overlap.
+            let (a, b) = random_pair(&mut unit, i, 0.6);
+            let full = cylinder_box(&a, &b).distance;
+            let contact = cylinder_box_contact_distance(&a, &b);
+            if full > 0.0 {
+                let m = pair_magnitude(&a, &b);
+                assert!(
+                    contact > 0.0 && contact <= full + 1e-15 * m,
+                    "{a:?} {b:?}: {contact} against {full}"
+                );
+                apart += 1;
+            } else {
+                assert!(contact <= 0.0, "{a:?} {b:?}: {contact} against {full}");
+                shortcut += usize::from(contact == 0.0 && full < 0.0);
+            }
+        }
+        assert!(
+            shortcut > 300 && apart > 300,
+            "{shortcut} shortcut, {apart} apart"
         );
     }
 }

@@ -257,6 +257,17 @@ pub(crate) fn gjk_separation<A: SupportMap, B: SupportMap>(
     b: &B,
     magnitude: Real,
 ) -> Option<GjkSeparation> {
+    gjk_separation_beyond(a, b, magnitude, Real::INFINITY)
+}
+
+/// [`gjk_separation`], stopping as soon as the certified lower bound exceeds `enough` (a
+/// contact test needs no more than that: the bounds are looser, still certified).
+pub(crate) fn gjk_separation_beyond<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    magnitude: Real,
+    enough: Real,
+) -> Option<GjkSeparation> {
     let start = Vertex {
         w: b.any_point() - a.any_point(),
         a: a.any_point(),
@@ -286,7 +297,7 @@ pub(crate) fn gjk_separation<A: SupportMap, B: SupportMap>(
             lower = gap;
             normal = v / vn;
         }
-        if vn - lower <= RELATIVE_TOLERANCE * vn {
+        if vn - lower <= RELATIVE_TOLERANCE * vn || lower > enough {
             break;
         }
         if (0..simplex.len).any(|i| simplex.vertices[i].w == w) {

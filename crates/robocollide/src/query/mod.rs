@@ -55,7 +55,7 @@ pub use point_segment::{closest_parameter, point_segment};
 pub use segment_segment::{SegmentPair, closest_points, segment_segment};
 pub use separation::Separation;
 pub use shape_shape::shape_shape;
-pub(crate) use shape_shape::shape_shape_distance;
+pub(crate) use shape_shape::{shape_shape_contact_distance, shape_shape_distance};
 pub use sphere_box::sphere_box;
 pub(crate) use sphere_box::sphere_box_distance;
 pub use sphere_capsule::sphere_capsule;

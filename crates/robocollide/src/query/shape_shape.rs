@@ -72,6 +72,20 @@ pub(crate) fn shape_shape_distance(a: &Shape, b: &Shape) -> crate::math::Real {
     }
 }
 
+/// [`shape_shape_distance`] for a contact test (is the distance ≤ 0?): at most 0 exactly
+/// when it is, and when positive a certified lower bound. Only cylinder–box differs (see
+/// [`cylinder_box_contact_distance`](super::cylinder_box::cylinder_box_contact_distance)):
+/// its depth has no closed form and costs a direction search, so a pair proven to overlap
+/// gives 0, and an apart one GJK's first certified gap beyond the contact rounding.
+pub(crate) fn shape_shape_contact_distance(a: &Shape, b: &Shape) -> crate::math::Real {
+    match (kind(a), kind(b)) {
+        (Kind::Cylinder(c), Kind::Box(b)) | (Kind::Box(b), Kind::Cylinder(c)) => {
+            super::cylinder_box::cylinder_box_contact_distance(c, b)
+        }
+        _ => shape_shape_distance(a, b),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
