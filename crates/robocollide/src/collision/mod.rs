@@ -8,6 +8,7 @@
 //! `serde::Serialize`: they are the JSON the CLI prints.
 
 mod checker;
+mod checker_groups;
 mod chord_bound;
 mod chord_certificate;
 mod core;

@@ -134,11 +134,11 @@ pub(crate) fn cylinder_box_contact_distance(a: &Cylinder, b: &OrientedBox) -> Re
 }
 
 /// Alternating exact projections (von Neumann's; they converge to a common point of two
-/// convex sets that meet) from the box's point nearest to the cylinder's axis: `true` when they reach a point of the
-/// cylinder within `tolerance` of its projection on the box, which proves the pair's
-/// distance at most `tolerance` (plus the projections' rounding). Gives up, `false`, when a
-/// step does not shrink the gap by a tenth (an apart pair, or a slow approach left to the
-/// full query).
+/// convex sets that meet) from the box's point nearest to the cylinder's axis: `true` when
+/// they reach a point of the cylinder within `tolerance` of its projection on the box, which
+/// proves the pair's distance at most `tolerance` (plus the projections' rounding). Gives up,
+/// `false`, when a step does not shrink the gap by a tenth (an apart pair, or a slow approach
+/// left to the full query).
 fn meet_within(a: &Cylinder, b: &OrientedBox, tolerance: Real) -> bool {
     // From the box's point nearest to the axis: the axis's own point when the axis reaches
     // into the box (a point of both shapes), else often inside the cylinder already.

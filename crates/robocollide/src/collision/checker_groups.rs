@@ -1,0 +1,131 @@
+//! The motion check's view of a [`CellChecker`]: its culling groups (a link's bodies, an
+//! obstacle; see [`CellPose`](super::CellPose)), their bounding spheres at the posed
+//! configuration, and lower bounds between groups, bodies and obstacles. The certificate in
+//! [`MotionCheck`](super::MotionCheck) and [`ChordCertificate`](super::chord_certificate)
+//! read the pose only through these.
+
+use super::checker::{CellChecker, sphere_gap};
+use crate::geom::Shape;
+use crate::math::Real;
+
+impl CellChecker<'_> {
+    /// Places the motion check's group spheres at the last posed configuration (else each
+    /// is computed when asked for).
+    #[inline]
+    pub(crate) fn place_motion_groups(&mut self) {
+        self.pose.place_motion_groups();
+    }
+
+    /// The motion check's culling groups (a link's bodies, see [`CellPose`]) of pair `k`'s
+    /// bodies, the lesser first. The group methods below all concern these groups.
+    pub(crate) fn pair_groups(&self, k: usize) -> (usize, usize) {
+        let (a, b) = self.flat_pairs[k];
+        let (x, y) = (self.pose.motion_group_of(a), self.pose.motion_group_of(b));
+        (x.min(y), x.max(y))
+    }
+
+    /// The flat index (into the posed cores) of body `b` of robot `r`.
+    #[inline]
+    pub(crate) fn flat_body(&self, r: usize, b: usize) -> usize {
+        self.pose.flat_body(r, b)
+    }
+
+    /// Each flat body's core's first point (a sphere's centre) at the last posed
+    /// configuration, for the bodies `flat`, appended to `out`.
+    #[inline]
+    pub(crate) fn core_points_into(&self, flat: &[usize], out: &mut Vec<crate::math::Point3>) {
+        let cores = self.pose.cores();
+        out.extend(flat.iter().map(|&f| cores[f].start));
+    }
+
+    /// The distance from `shape` to body `b` of robot `r` at the last posed configuration
+    /// (no witnesses, contact rounding included).
+    #[inline]
+    pub(crate) fn distance_to_body(&self, shape: &Shape, r: usize, b: usize) -> Real {
+        let flat = self.pose.flat_body(r, b);
+        match self.pose.solid(flat) {
+            Some(solid) => crate::query::shape_shape_distance(shape, solid),
+            None => crate::query::shape_shape_distance(shape, &self.pose.shape(flat)),
+        }
+    }
+
+    /// The distance from a ball (`centre`, `radius`) to body `b` of robot `r` at the last
+    /// posed configuration when that body is a box or a cylinder (their sphere kernels, no
+    /// witnesses); `None` for another shape.
+    #[inline]
+    pub(crate) fn ball_to_body_distance(
+        &self,
+        centre: crate::math::Point3,
+        radius: Real,
+        r: usize,
+        b: usize,
+    ) -> Option<Real> {
+        let ball = crate::geom::Sphere::from_finite(centre, radius);
+        self.pose
+            .sphere_solid_distance(&ball, self.pose.flat_body(r, b))
+    }
+
+    /// The culling group of body `b` of robot `r`.
+    pub(crate) fn body_group(&self, r: usize, b: usize) -> usize {
+        self.pose.motion_group_of(self.pose.flat_body(r, b))
+    }
+
+    /// A lower bound on the distance between any body of group `g` and any of group `h` at
+    /// the last posed configuration: the gap of their bounding spheres (−∞ for a group
+    /// without one).
+    #[inline]
+    pub(crate) fn group_gap(&self, g: usize, h: usize) -> Real {
+        sphere_gap(
+            self.pose.motion_group_sphere(g),
+            self.pose.motion_group_sphere(h),
+        )
+    }
+
+    /// Group `g`'s bounding sphere at the last posed configuration.
+    #[inline]
+    pub(crate) fn group_sphere(&self, g: usize) -> (crate::math::Point3, Real) {
+        self.pose.motion_group_sphere(g)
+    }
+
+    /// The gap from group `g`'s bounding sphere to the world-aligned box of body `b` of
+    /// robot `r` when that body is an obstacle's box or cylinder (`None` otherwise): where
+    /// positive, a lower bound on the distance of every body of the group to it.
+    #[inline(always)]
+    pub(crate) fn group_box_gap(&self, g: usize, r: usize, b: usize) -> Option<Real> {
+        let (centre, radius) = self.pose.motion_group_sphere(g);
+        let aabb = self.pose.fixed_box(self.pose.flat_body(r, b))?;
+        Some(aabb.sphere_gap(&centre, radius))
+    }
+
+    /// Where group `g`'s bounding sphere is fixed: `(robot, link, centre in the link's
+    /// frame)`; `None` for a group that is never culled.
+    pub(crate) fn group_anchor(&self, g: usize) -> Option<(usize, usize, crate::math::Point3)> {
+        self.pose.motion_group_anchor(g)
+    }
+
+    /// A lower bound on the distance between any body of group `g` and body `b` of robot `r`
+    /// at the last posed configuration: the distance from the group's bounding sphere to the
+    /// body, exact for a box or cylinder (the gap of the two bounding spheres otherwise; −∞
+    /// for a group without a sphere).
+    #[inline]
+    pub(crate) fn group_body_gap(&self, g: usize, r: usize, b: usize) -> Real {
+        let flat = self.pose.flat_body(r, b);
+        self.pose
+            .motion_group_solid_distance(g, flat)
+            .unwrap_or_else(|| {
+                sphere_gap(
+                    self.pose.motion_group_sphere(g),
+                    self.pose.cores()[flat].bounding_sphere(),
+                )
+            })
+    }
+
+    /// A lower bound on the distance between body `b` of robot `r` and any body of group `g`
+    /// at the last posed configuration: the gap of the body core's bounding sphere and the
+    /// group's (−∞ for a group without one).
+    #[inline]
+    pub(crate) fn body_group_gap(&self, r: usize, b: usize, g: usize) -> Real {
+        let core = &self.pose.cores()[self.pose.flat_body(r, b)];
+        sphere_gap(core.bounding_sphere(), self.pose.motion_group_sphere(g))
+    }
+}
