@@ -453,6 +453,14 @@ impl PairSearch {
                     continue;
                 }
             }
+            // A cylinder against a box: its capsule's distance first (the cylinder–box query
+            // is GJK's, or a direction search when they overlap).
+            if pose
+                .cylinder_box_lower_bound(a, b)
+                .is_some_and(|lower| lower >= best.distance)
+            {
+                continue;
+            }
             let d = pose.core_solid_distance(a, b).unwrap_or_else(|| {
                 let (x, y) = (pose.shape(a), pose.shape(b));
                 if CONTACT {

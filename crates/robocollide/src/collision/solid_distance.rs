@@ -66,6 +66,20 @@ impl CellPose {
         self.sphere_solid_distance(&Sphere::from_finite(center, radius), b)
     }
 
+    /// For a cylinder against a box (flat bodies `a` and `b`, either way round): the
+    /// distance from the capsule of the same axis and radius to the box, a lower bound on the
+    /// pair's signed distance (the capsule contains the cylinder; depth only grows with the
+    /// shape) at a capsule–box kernel's cost; `None` for any other pair.
+    #[inline]
+    pub(super) fn cylinder_box_lower_bound(&self, a: usize, b: usize) -> Option<Real> {
+        let (cylinder, solid) = match (self.solid(a)?, self.solid(b)?) {
+            (Shape::Cylinder(c), Shape::Box(x)) | (Shape::Box(x), Shape::Cylinder(c)) => (c, x),
+            _ => return None,
+        };
+        let capsule = Capsule::from_finite(*cylinder.axis(), cylinder.radius());
+        Some(crate::query::capsule_box_distance(&capsule, solid))
+    }
+
     /// The distance from `sphere` to flat body `b`'s posed box or cylinder, by its kernel
     /// (no witnesses); `None` for another shape.
     #[inline(always)]
