@@ -27,7 +27,8 @@
 //! (von Neumann), from the box's point nearest to the cylinder's axis, prove an overlap when
 //! they reach a point of the cylinder within half the contact rounding of the box; GJK stops
 //! at its first certified gap beyond the contact rounding. On the UR5 with cylinder links
-//! among 50 boxes this took the contact test from 30 to 1.8 µs per configuration
+//! among 50 boxes this took the contact test from 30 to 1.8 µs per configuration, and the
+//! pair search's capsule lower bound (`collision/solid_distance.rs`) to 0.86 µs
 //! (`benches/README.md`).
 
 use super::Separation;
