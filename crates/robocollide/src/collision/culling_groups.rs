@@ -313,7 +313,7 @@ mod tests {
                 cases.push((model.tree().clone(), model.bodies.clone(), rigid));
             }
         }
-        let mut unit = super::super::motion_bound::tests::unit_random(11);
+        let mut unit = crate::math::unit_random(11);
         let mut next = || unit() * 8.0 - 4.0;
         let mut across = 0;
         for (tree, bodies, rigid) in &cases {

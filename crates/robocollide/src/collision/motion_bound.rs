@@ -443,7 +443,7 @@ impl MotionBound {
 pub(super) mod tests {
     use super::*;
 
-    pub(in crate::collision) use crate::math::unit_random;
+    use crate::math::unit_random;
 
     /// The shipped demo cell (DH arms, capsules anchored on two links) and, with URDF
     /// support, the spherized Panda with its SRDF (a URDF tree).

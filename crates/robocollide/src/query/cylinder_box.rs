@@ -100,9 +100,15 @@ fn side_contact(a: &Cylinder, b: &OrientedBox, magnitude: Real, apart: Real) -> 
     (found.distance > apart && off_side <= SIDE_TOLERANCE * magnitude).then_some(found)
 }
 
+/// The scale of the pair's coordinates, for tolerances and contact rounding.
+#[inline]
+fn pair_magnitude(a: &Cylinder, b: &OrientedBox) -> Real {
+    (a.axis().magnitude() + a.radius()).max(b.magnitude())
+}
+
 /// Signed distance from a cylinder (a) to a box (b).
 pub fn cylinder_box(a: &Cylinder, b: &OrientedBox) -> Separation {
-    let magnitude = (a.axis().magnitude() + a.radius()).max(b.magnitude());
+    let magnitude = pair_magnitude(a, b);
     if super::safe_scale::outside_safe_range(magnitude) {
         return super::safe_scale::rescaled(a, b, magnitude, cylinder_box);
     }
@@ -117,7 +123,7 @@ pub fn cylinder_box(a: &Cylinder, b: &OrientedBox) -> Separation {
 /// first gap beyond it, unrefined. (A distance proven at most half the contact rounding is
 /// one the full query reports as contact too.)
 pub(crate) fn cylinder_box_contact_distance(a: &Cylinder, b: &OrientedBox) -> Real {
-    let magnitude = (a.axis().magnitude() + a.radius()).max(b.magnitude());
+    let magnitude = pair_magnitude(a, b);
     if super::safe_scale::outside_safe_range(magnitude) {
         return cylinder_box(a, b).distance;
     }
@@ -199,10 +205,6 @@ fn by_support_gaps(a: &Cylinder, b: &OrientedBox, magnitude: Real, apart: Real) 
 mod tests {
     use super::*;
     use crate::math::Point3;
-
-    fn pair_magnitude(a: &Cylinder, b: &OrientedBox) -> Real {
-        (a.axis().magnitude() + a.radius()).max(b.magnitude())
-    }
 
     /// Pair `i` of a random sequence: scales 1e-3 … 1e3 by `i`, a cylinder within the cube of
     /// that size, a box of random orientation centred within `spread` of it.
