@@ -406,10 +406,15 @@ impl KinematicTree {
                 got: q.len(),
             });
         }
+        // The usual case first, without looking up a joint: every value finite and within
+        // the length limit is fine for either kind (this runs twice per motion check of a
+        // planner).
+        if q.iter().all(|v| v.abs() <= crate::geom::LENGTH_LIMIT) {
+            return Ok(());
+        }
         for (v, &value) in q.iter().enumerate() {
             let kind = self.variable_kind(v);
-            // The usual case without building the error's field name (this runs twice per
-            // motion check of a planner).
+            // Without building the error's field name unless the value is bad.
             let fine = value.is_finite()
                 && (kind == JointKind::Revolute || value.abs() <= crate::geom::LENGTH_LIMIT);
             if fine {
