@@ -18,8 +18,8 @@ use crate::robot::{Anchor, BodyShape, Cell};
 pub struct CellPose {
     /// The last posed configuration.
     posed: Posed,
-    /// The one before it (see [`CellPose::pose`]).
-    previous: Posed,
+    /// The two before it, the most recent first (see [`CellPose::pose`]).
+    earlier: [Posed; 2],
     /// Per robot, how many joints (in topological order) posing must evaluate.
     joints_needed: Vec<usize>,
     /// Start of each robot's values in `q` (one more entry: the total).
@@ -175,7 +175,7 @@ impl CellPose {
             })
             .unzip();
         let mut pose = Self {
-            previous: posed.clone(),
+            earlier: [posed.clone(), posed.clone()],
             posed,
             fixed: cell.robots.iter().map(|r| r.model.dof() == 0).collect(),
             fixed_magnitude: 0.0,
@@ -221,28 +221,34 @@ impl CellPose {
             .filter(|&g| pose.fixed[pose.search.groups[g].robot])
             .map(|g| pose.group_magnitude(g))
             .fold(0.0, Real::max);
-        // Both buffers hold the robots without joints (posed once, here).
-        pose.previous = pose.posed.clone();
+        // Every buffer holds the robots without joints (posed once, here).
+        pose.earlier = [pose.posed.clone(), pose.posed.clone()];
         pose
     }
 
     /// Poses every robot of `cell` (the cell this pose was built for) at `q`; `q` is not
     /// validated (see [`CellChecker::validate`](super::CellChecker::validate)).
+    ///
+    /// The last three poses are kept: a pose that is one of them is swapped back in whole, and
+    /// otherwise the least recent one is updated, only its robots whose values differ. A
+    /// planner's motion check goes back and forth: its end, a midpoint searched for contact,
+    /// the end again, its start, the end once more, then the same midpoint for the certificate
+    /// (bit for bit: both are `qa + (qb − qa)·0.5`).
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
-        let robot_q = |r: usize| &q[self.offsets[r]..self.offsets[r + 1]];
-        if self
-            .moving
-            .iter()
-            .all(|&r| same_values(&self.posed.posed_at[r], robot_q(r)))
-        {
+        if self.posed_at(&self.posed, q) {
             return;
         }
-        // The previous pose becomes the one to update: a planner going back to where it just
-        // was (a motion check's end, then its start, then its end again) finds it posed.
-        std::mem::swap(&mut self.posed, &mut self.previous);
+        if self.posed_at(&self.earlier[0], q) {
+            std::mem::swap(&mut self.posed, &mut self.earlier[0]);
+            return;
+        }
+        // The least recent becomes the one to update (or is `q` already): the others move
+        // down one place.
+        let [recent, least] = &mut self.earlier;
+        std::mem::swap(&mut self.posed, least);
+        std::mem::swap(least, recent);
         for i in 0..self.moving.len() {
             let r = self.moving[i];
-            // (Sliced again: `robot_q` borrows `self`, which posing changes.)
             let qr = &q[self.offsets[r]..self.offsets[r + 1]];
             if same_values(&self.posed.posed_at[r], qr) {
                 continue;
@@ -253,6 +259,13 @@ impl CellPose {
             self.place_groups(Some(r));
             self.posed.motion_placed = false;
         }
+    }
+
+    /// Whether `posed` holds every robot with joints at its values in `q`.
+    fn posed_at(&self, posed: &Posed, q: &[Real]) -> bool {
+        self.moving
+            .iter()
+            .all(|&r| same_values(&posed.posed_at[r], &q[self.offsets[r]..self.offsets[r + 1]]))
     }
 
     /// World bounding spheres of the search's culling groups of robot `only` (of every robot
@@ -576,7 +589,7 @@ fn enclosing_sphere(cores: &[Core]) -> (Point3, Real) {
 mod tests {
     use super::*;
 
-    /// Skipping robots whose values did not change, and going back to the previous pose,
+    /// Skipping robots whose values did not change, and going back to one of the last poses,
     /// leave every body where a fresh pose puts it, whichever robots move in between.
     #[test]
     fn posing_again_skips_only_robots_that_stand() {
@@ -586,19 +599,26 @@ mod tests {
         let mut reused = CellPose::new(&cell);
         let (q1, mut q2) = (q(0.1), q(0.1));
         q2[0] += 0.5; // the first robot moves, the second stands
-        // Back and forth too: the previous pose is swapped back in rather than recomputed.
+        let q3 = q(0.9);
+        // Back and forth too: the last poses are swapped back in rather than recomputed.
         for target in [
             &q1,
             &q2,
-            &q(0.9),
+            &q3,
             &q1,
             &q1,
             &q2,
             &q1,
             &q2,
-            &q(0.9),
+            &q3,
             &q2,
             &q1,
+            &q3,
+            &q2,
+            &q3,
+            &q(1.7),
+            &q1,
+            &q2,
         ] {
             reused.pose(&cell, target);
             let mut fresh = CellPose::new(&cell);
