@@ -49,20 +49,13 @@ impl CellChecker<'_> {
         }
     }
 
-    /// The distance from a ball (`centre`, `radius`) to body `b` of robot `r` at the last
-    /// posed configuration when that body is a box or a cylinder (their sphere kernels, no
-    /// witnesses); `None` for another shape.
+    /// Body `b` of robot `r` at the last posed configuration when it is a box.
     #[inline]
-    pub(crate) fn ball_to_body_distance(
-        &self,
-        centre: crate::math::Point3,
-        radius: Real,
-        r: usize,
-        b: usize,
-    ) -> Option<Real> {
-        let ball = crate::geom::Sphere::from_finite(centre, radius);
-        self.pose
-            .sphere_solid_distance(&ball, self.pose.flat_body(r, b))
+    pub(crate) fn body_box(&self, r: usize, b: usize) -> Option<&crate::geom::OrientedBox> {
+        match self.pose.solid(self.pose.flat_body(r, b)) {
+            Some(Shape::Box(solid)) => Some(solid),
+            _ => None,
+        }
     }
 
     /// The culling group of body `b` of robot `r`.
