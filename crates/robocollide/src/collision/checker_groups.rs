@@ -49,13 +49,11 @@ impl CellChecker<'_> {
         }
     }
 
-    /// Body `b` of robot `r` at the last posed configuration when it is a box.
+    /// Body `b` of robot `r` at the last posed configuration when it is a box, half-space or
+    /// cylinder (`None` for spheres and capsules).
     #[inline]
-    pub(crate) fn body_box(&self, r: usize, b: usize) -> Option<&crate::geom::OrientedBox> {
-        match self.pose.solid(self.pose.flat_body(r, b)) {
-            Some(Shape::Box(solid)) => Some(solid),
-            _ => None,
-        }
+    pub(crate) fn body_solid(&self, r: usize, b: usize) -> Option<&Shape> {
+        self.pose.solid(self.pose.flat_body(r, b))
     }
 
     /// The culling group of body `b` of robot `r`.

@@ -285,9 +285,10 @@ fn ends_clear_chord((d0, d1): (Real, Real), (c0, c1): (Point3, Point3), spread: 
 }
 
 /// Whether the capsule about the chord `c0 c1` with `radius` misses body `b` of robot `r`:
-/// for a box, first whether one of its face normals separates them (two points to the box's
-/// frame and three interval tests: on MotionBenchMaker most chords that reach this test lie
-/// beside a board along its normal), then the capsule's distance.
+/// first by sufficient tests with no kernel — for a box, one of its face normals between
+/// them (on MotionBenchMaker most chords that reach this test lie beside a board along its
+/// normal), for a cylinder, a cap's plane or the axis line far enough — then by the capsule's
+/// distance.
 #[inline]
 fn swept_sphere_clears(
     checker: &CellChecker<'_>,
@@ -295,10 +296,12 @@ fn swept_sphere_clears(
     radius: Real,
     (r, b): (usize, usize),
 ) -> bool {
-    if checker
-        .body_box(r, b)
-        .is_some_and(|solid| solid.face_axis_separates_capsule(&c0, &c1, radius))
-    {
+    let cleared = match checker.body_solid(r, b) {
+        Some(Shape::Box(solid)) => solid.face_axis_separates_capsule(&c0, &c1, radius),
+        Some(Shape::Cylinder(solid)) => solid.separates_capsule(&c0, &c1, radius),
+        _ => false,
+    };
+    if cleared {
         return true;
     }
     let swept = Capsule::from_finite(Segment::from_finite(c0, c1), radius);

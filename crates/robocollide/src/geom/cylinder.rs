@@ -11,6 +11,9 @@ use super::validate::{check_point, check_radius};
 use crate::error::{Error, Result};
 use crate::math::{Point3, Real, Vector3};
 
+/// Relative margin of [`Cylinder::separates_capsule`].
+const CAPSULE_TEST_MARGIN: Real = 1e-12;
+
 /// A closed, flat-capped cylinder around the segment `a b`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cylinder {
@@ -74,6 +77,41 @@ impl Cylinder {
     #[inline]
     pub fn length(&self) -> Real {
         self.length
+    }
+
+    /// Whether the capsule about the segment `p q` with `radius` misses the cylinder by one of
+    /// two sufficient tests, each with a margin of a relative `1e-12` of the magnitudes
+    /// involved (far beyond their rounding): both ends beyond one cap's plane by the radius
+    /// (the cylinder lies between the planes), or the segment farther from the axis line than
+    /// the two radii (the cylinder lies within its radius of that line). `true` means the
+    /// capsule's distance to the cylinder is positive; `false` decides nothing (a capsule past
+    /// a rim). NaN gives `false`.
+    pub fn separates_capsule(&self, p: &Point3, q: &Point3, radius: Real) -> bool {
+        let scale = crate::math::max_abs(&p.coords).max(crate::math::max_abs(&q.coords))
+            + radius
+            + self.axis.magnitude()
+            + self.radius;
+        let reach = radius + CAPSULE_TEST_MARGIN * scale;
+        let u = self.unit;
+        let (wp, wq) = (p - self.axis.a(), q - self.axis.a());
+        let (tp, tq) = (wp.dot(&u), wq.dot(&u));
+        // (Each comparison is false for NaN.)
+        if (tp + reach < 0.0 && tq + reach < 0.0)
+            || (tp - reach > self.length && tq - reach > self.length)
+        {
+            return true;
+        }
+        // The segment's parts across the axis; the nearest point of it to the axis line.
+        let (across_p, across_q) = (wp - u * tp, wq - u * tq);
+        let along = across_q - across_p;
+        let squared = along.norm_squared();
+        let t = if squared > 0.0 {
+            (-across_p.dot(&along) / squared).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let limit = self.radius + reach;
+        (across_p + along * t).norm_squared() > limit * limit
     }
 
     /// The cylinder with every coordinate and length multiplied by `factor` (a power of two),
@@ -161,5 +199,54 @@ impl Cylinder {
             radial
         };
         (base + u * (sign * hc) + radial_c, inside)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Capsule;
+    use crate::query::capsule_cylinder;
+
+    /// The sufficient tests are never wrong: wherever they say the capsule misses the
+    /// cylinder, the exact capsule–cylinder distance is positive, at every scale; they decide
+    /// most pairs beside a cap or the side; a capsule touching a cap or the side, or with a
+    /// NaN end, is never cleared.
+    #[test]
+    fn a_separated_capsule_misses_the_cylinder() {
+        let mut next = crate::math::unit_random(31);
+        let (mut cleared, mut missed) = (0, 0);
+        for scale in [1e-3, 1.0, 1e3] {
+            for _ in 0..3000 {
+                let point = |next: &mut dyn FnMut() -> Real, spread: Real| {
+                    Point3::new(next() - 0.5, next() - 0.5, next() - 0.5) * (spread * scale)
+                };
+                let (a, b) = (point(&mut next, 1.0), point(&mut next, 1.0));
+                let solid = Cylinder::new(a, b, next() * 0.3 * scale).unwrap();
+                let (p, q) = (point(&mut next, 3.0), point(&mut next, 3.0));
+                let radius = next() * 0.2 * scale;
+                let distance = capsule_cylinder(&Capsule::new(p, q, radius).unwrap(), &solid);
+                if solid.separates_capsule(&p, &q, radius) {
+                    assert!(distance.distance > 0.0, "cleared at {distance:?}");
+                    cleared += 1;
+                } else if distance.distance > 0.0 {
+                    missed += 1;
+                }
+            }
+        }
+        assert!(
+            cleared > 4000 && missed > 100,
+            "{cleared} cleared, {missed} left"
+        );
+        let can = Cylinder::new(Point3::origin(), Point3::new(0.0, 0.0, 1.0), 0.5).unwrap();
+        // Over the top cap, then beside the side: touching, then 1e-9 away.
+        let (p, q) = (Point3::new(-1.0, 0.0, 1.2), Point3::new(1.0, 0.0, 1.2));
+        assert!(!can.separates_capsule(&p, &q, 0.2));
+        assert!(can.separates_capsule(&p, &q, 0.2 - 1e-9));
+        let (p, q) = (Point3::new(0.8, -1.0, 0.5), Point3::new(0.8, 1.0, 0.5));
+        assert!(!can.separates_capsule(&p, &q, 0.3));
+        assert!(can.separates_capsule(&p, &q, 0.3 - 1e-9));
+        let nan = Point3::new(Real::NAN, 0.0, 3.0);
+        assert!(!can.separates_capsule(&nan, &Point3::new(0.0, 0.0, 3.0), 0.0));
     }
 }
