@@ -118,6 +118,27 @@ pub fn clamp_unit(x: Real) -> Real {
     }
 }
 
+/// Whether the segment from `w0` to `w1` keeps farther than `clearance` from the origin
+/// (`false` for NaN): the nearest point's parameter clamped to the segment.
+#[inline]
+pub(crate) fn segment_clears_origin(w0: Vector3, w1: Vector3, clearance: Real) -> bool {
+    let along = w1 - w0;
+    let length2 = along.norm_squared();
+    let t = if length2 > 0.0 {
+        (-w0.dot(&along) / length2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (w0 + along * t).norm() > clearance
+}
+
+/// A point with coordinates drawn from `next` (numbers in `[0, 1)`), each in
+/// `[−width/2, width/2)`: for tests.
+#[cfg(test)]
+pub(crate) fn random_point(next: &mut dyn FnMut() -> Real, width: Real) -> Point3 {
+    Point3::new(next() - 0.5, next() - 0.5, next() - 0.5) * width
+}
+
 /// A seeded generator of numbers in `[0, 1)` for tests (a 64-bit linear congruential
 /// generator: reproducible, no dependency).
 #[cfg(test)]

@@ -14,7 +14,7 @@ use super::checker::CellChecker;
 use super::chord_bound::{chord_deviation, curvature_at};
 use super::motion_bound::MotionBound;
 use crate::geom::{Capsule, Segment, Shape};
-use crate::math::{Point3, Real, Vector3};
+use crate::math::{Point3, Real, segment_clears_origin};
 use crate::robot::BodyShape;
 
 /// A sphere body: its radius and its slot in a snapshot of centres and in the curvatures.
@@ -259,20 +259,6 @@ impl ChordCertificate {
     }
 }
 
-/// Whether the segment from `w0` to `w1` keeps farther than `clearance` from the origin (the
-/// difference of two centres moving along their chords against the sum of their radii).
-#[inline]
-fn segment_clears_origin(w0: Vector3, w1: Vector3, clearance: Real) -> bool {
-    let along = w1 - w0;
-    let length2 = along.norm_squared();
-    let t = if length2 > 0.0 {
-        (-w0.dot(&along) / length2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (w0 + along * t).norm() > clearance
-}
-
 /// Whether a sphere whose centre runs along the chord `c0 c1` (up to `spread` off it) misses
 /// a body that does not move, from lower bounds `d0`, `d1` on its distance to the body at
 /// the chord's ends alone: a point's distance to a fixed set changes no faster than the point
@@ -312,6 +298,7 @@ fn swept_sphere_clears(
 mod tests {
     use super::*;
     use crate::geom::{OrientedBox, Sphere};
+    use crate::math::Vector3;
     use crate::query::{capsule_box, sphere_box};
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;

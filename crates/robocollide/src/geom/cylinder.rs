@@ -101,17 +101,8 @@ impl Cylinder {
         {
             return true;
         }
-        // The segment's parts across the axis; the nearest point of it to the axis line.
-        let (across_p, across_q) = (wp - u * tp, wq - u * tq);
-        let along = across_q - across_p;
-        let squared = along.norm_squared();
-        let t = if squared > 0.0 {
-            (-across_p.dot(&along) / squared).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let limit = self.radius + reach;
-        (across_p + along * t).norm_squared() > limit * limit
+        // The segment's parts across the axis, against both radii.
+        crate::math::segment_clears_origin(wp - u * tp, wq - u * tq, self.radius + reach)
     }
 
     /// The cylinder with every coordinate and length multiplied by `factor` (a power of two),
@@ -206,6 +197,7 @@ impl Cylinder {
 mod tests {
     use super::*;
     use crate::geom::Capsule;
+    use crate::math::random_point;
     use crate::query::capsule_cylinder;
 
     /// The sufficient tests are never wrong: wherever they say the capsule misses the
@@ -218,12 +210,10 @@ mod tests {
         let (mut cleared, mut missed) = (0, 0);
         for scale in [1e-3, 1.0, 1e3] {
             for _ in 0..3000 {
-                let point = |next: &mut dyn FnMut() -> Real, spread: Real| {
-                    Point3::new(next() - 0.5, next() - 0.5, next() - 0.5) * (spread * scale)
-                };
-                let (a, b) = (point(&mut next, 1.0), point(&mut next, 1.0));
+                let mut point = |spread: Real| random_point(&mut next, spread * scale);
+                let (a, b) = (point(1.0), point(1.0));
+                let (p, q) = (point(3.0), point(3.0));
                 let solid = Cylinder::new(a, b, next() * 0.3 * scale).unwrap();
-                let (p, q) = (point(&mut next, 3.0), point(&mut next, 3.0));
                 let radius = next() * 0.2 * scale;
                 let distance = capsule_cylinder(&Capsule::new(p, q, radius).unwrap(), &solid);
                 if solid.separates_capsule(&p, &q, radius) {

@@ -301,21 +301,23 @@ mod tests {
     #[test]
     fn a_separating_face_normal_means_the_capsule_misses() {
         use crate::geom::Capsule;
+        use crate::math::random_point;
         use crate::query::capsule_box;
         let mut next = crate::math::unit_random(29);
         let (mut cleared, mut missed) = (0, 0);
         for scale in [1e-3, 1.0, 1e3] {
             for _ in 0..4000 {
-                let point = |next: &mut dyn FnMut() -> Real, spread: Real| {
-                    Point3::new(next() - 0.5, next() - 0.5, next() - 0.5) * (spread * scale)
-                };
+                let centre = random_point(&mut next, scale);
                 let solid = OrientedBox::from_rpy(
-                    point(&mut next, 1.0),
+                    centre,
                     [next() * 6.0, next() * 6.0, next() * 6.0],
                     Vector3::new(next(), next(), next() * 0.1) * scale,
                 )
                 .unwrap();
-                let (a, b) = (point(&mut next, 3.0), point(&mut next, 3.0));
+                let (a, b) = (
+                    random_point(&mut next, 3.0 * scale),
+                    random_point(&mut next, 3.0 * scale),
+                );
                 let radius = next() * 0.2 * scale;
                 let capsule = Capsule::new(a, b, radius).unwrap();
                 let distance = capsule_box(&capsule, &solid).distance;
