@@ -240,8 +240,8 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         }
     };
     println!(
-        "  planned in {} s: {} iterations, {} tree nodes, {} configurations and {} motions checked",
-        fmt_num((plan.seconds * 1e3).round() / 1e3),
+        "  planned in {} ms: {} iterations, {} tree nodes, {} configurations and {} motions checked",
+        fmt_num((plan.seconds * 1e6).round() / 1e3),
         plan.iterations,
         plan.tree_nodes,
         validity.configurations_checked,
