@@ -16,6 +16,9 @@ pub(crate) struct PairBounds {
     terms: Vec<[(usize, usize); 2]>,
     /// Per robot, its suffix table for the current motion.
     tables: Vec<Vec<Real>>,
+    /// Per robot, whether it has joints. A robot without (a scene's obstacle: dozens of them)
+    /// has the same table for every motion, set at the first.
+    moving: Vec<bool>,
     scratch: (Vec<Real>, Vec<(Vector3, Vector3)>),
 }
 
@@ -40,6 +43,12 @@ impl PairBounds {
         Self {
             terms,
             tables: vec![Vec::new(); checker.cell().robots.len()],
+            moving: checker
+                .cell()
+                .robots
+                .iter()
+                .map(|r| r.model.dof() > 0)
+                .collect(),
             scratch: (Vec::new(), Vec::new()),
         }
     }
@@ -54,6 +63,9 @@ impl PairBounds {
         qb: &[Real],
     ) {
         for (r, table) in self.tables.iter_mut().enumerate() {
+            if !self.moving[r] && !table.is_empty() {
+                continue;
+            }
             let ends = (checker.robot_q(qa, r), checker.robot_q(qb, r));
             let scratch = (&mut self.scratch.0, &mut self.scratch.1);
             bound.posed_suffixes(r, checker.frames(r), ends, scratch, table);
