@@ -462,9 +462,10 @@ const CYLINDER_ARM: &str = r#"<robot name="cylinder_arm">
 
 #[test]
 fn cylinder_links_against_boxes_get_the_full_querys_contact_verdict() {
-    // The contact search reports a cylinder–box pair GJK proves to overlap at distance 0
-    // instead of measuring its depth: its verdicts must still be those of the full query on
-    // every pair, and the closest-pair search must still report the depth.
+    // The contact search reports a cylinder–box pair it proves to overlap (alternating exact
+    // projections) at distance 0 instead of measuring its depth, and an apart one by a
+    // certified lower bound: its verdicts must still be those of the full query on every
+    // pair, and the closest-pair search must still report the depth.
     let folder = std::env::temp_dir().join(format!("robocollide-cyl-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("cylinder_arm.urdf"), CYLINDER_ARM).unwrap();
