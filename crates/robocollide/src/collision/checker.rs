@@ -347,10 +347,15 @@ impl<'a> CellChecker<'a> {
     /// as `closest().distance <= 0`, but it stops at the first contact found and never looks
     /// at pairs farther apart than the contact rounding.
     pub fn in_contact(&self) -> bool {
-        // The last contact's pair first (its distance, rounding included, is the verdict's
-        // rule for one pair).
-        let hint = self.search.last_contact_pair();
-        if hint < self.flat_pairs.len() && self.contact_distance(hint) <= 0.0 {
+        // The recent contacts' pairs first (a pair's distance, rounding included, is the
+        // verdict's rule for one pair).
+        let n = self.flat_pairs.len();
+        if let Some(k) = self
+            .search
+            .recent_contact_pairs()
+            .find(|&k| k < n && self.contact_distance(k) <= 0.0)
+        {
+            self.search.remember_contact_pair(k);
             return true;
         }
         // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
