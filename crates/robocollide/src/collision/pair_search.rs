@@ -27,7 +27,7 @@ const LANES: usize = 4;
 
 /// Pairs of recent contacts a contact query measures before searching (see
 /// [`PairSearch::recent_contact_pairs`]).
-pub(super) const RECENT_CONTACTS: usize = 8;
+const RECENT_CONTACTS: usize = 8;
 
 /// Blocks whose gaps the closest-pair search keeps on the stack (later ones recompute).
 const CACHED_GAPS: usize = 64;
