@@ -119,7 +119,9 @@ pub fn clamp_unit(x: Real) -> Real {
 }
 
 /// Whether the segment from `w0` to `w1` keeps farther than `clearance` from the origin
-/// (`false` for NaN): the nearest point's parameter clamped to the segment.
+/// (`false` for NaN): the nearest point's parameter clamped to the segment. (`f64::clamp`,
+/// not [`clamp_unit`]: an overflowing projection's NaN parameter must leave the answer
+/// `false`, where `clamp_unit` would test the start point alone.)
 #[inline]
 pub(crate) fn segment_clears_origin(w0: Vector3, w1: Vector3, clearance: Real) -> bool {
     let along = w1 - w0;
