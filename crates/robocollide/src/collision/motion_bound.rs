@@ -264,11 +264,13 @@ impl RobotBound {
             Some(JointKind::Revolute) => j.world_axis(frames),
             _ => (Vector3::zeros(), Vector3::zeros()),
         }));
-        scratch.clear();
-        scratch.resize(
-            self.balls.last().map_or(0, |b| b.sums + b.path.len() + 1),
-            0.0,
-        );
+        // Every slot a body's entries read below is written first (each ball's running sums
+        // at every position of its path, and the one after), so the buffer only grows: no
+        // zeroing per motion.
+        let slots = self.balls.last().map_or(0, |b| b.sums + b.path.len() + 1);
+        if scratch.len() < slots {
+            scratch.resize(slots, 0.0);
+        }
         for ball in &self.balls {
             let centre = frames[ball.frame].apply(&ball.centre).coords;
             let mut total = 0.0;
@@ -300,14 +302,20 @@ impl RobotBound {
                 scratch[ball.sums + position] = total;
             }
         }
-        // Each body's entry: the larger over its anchors' balls.
-        out.clear();
+        // Each body's entry: the larger over its anchors' balls (the first ball's sums copied,
+        // which covers every entry: a body's entries are the positions its anchors' paths
+        // share), so the table needs no zeroing per motion either.
         out.resize(self.suffix_start[self.anchors.len()], 0.0);
         for (body, balls) in self.anchor_balls.iter().enumerate() {
-            let (start, end) = (self.suffix_start[body], self.suffix_start[body + 1]);
-            for &b in balls {
+            let entries = &mut out[self.suffix_start[body]..self.suffix_start[body + 1]];
+            let Some((&first, others)) = balls.split_first() else {
+                entries.fill(0.0);
+                continue;
+            };
+            entries.copy_from_slice(&scratch[self.balls[first].sums..][..entries.len()]);
+            for &b in others {
                 let sums = &scratch[self.balls[b].sums..];
-                for (slot, &sum) in out[start..end].iter_mut().zip(sums) {
+                for (slot, &sum) in entries.iter_mut().zip(sums) {
                     *slot = crate::math::larger(*slot, sum);
                 }
             }
@@ -526,6 +534,17 @@ pub(super) mod tests {
                         (&mut scratch, &mut axes),
                         &mut table,
                     );
+                    // Buffers reused across robots and motions (never zeroed) give the
+                    // table fresh ones do.
+                    let mut fresh = Vec::new();
+                    bound.posed_suffixes(
+                        r,
+                        &frames,
+                        (&qa, &qb),
+                        (&mut Vec::new(), &mut Vec::new()),
+                        &mut fresh,
+                    );
+                    assert_eq!(table, fresh);
                     let mut static_table = Vec::new();
                     bound.suffixes(r, &qa, &qb, &mut static_table);
                     let samples: Vec<Vec<Frame>> = (0..=400)
