@@ -41,6 +41,9 @@ pub struct CellChecker<'a> {
     /// The same pairs sorted for the minimum-distance search.
     search: PairSearch,
     pairs: Vec<BodyPair>,
+    /// Per pair, whether it is a sphere against a box, half-space or cylinder (see
+    /// [`Self::lower_bound_or_distance`]).
+    sphere_solid: Vec<bool>,
 }
 
 impl<'a> CellChecker<'a> {
@@ -106,8 +109,18 @@ impl<'a> CellChecker<'a> {
                 )
             })
             .collect();
+        let sphere_solid = flat_pairs
+            .iter()
+            .map(|&(a, b)| {
+                matches!(
+                    (kinds[a], kinds[b]),
+                    (CoreKind::Point, CoreKind::General) | (CoreKind::General, CoreKind::Point)
+                )
+            })
+            .collect();
         Self {
             cell,
+            sphere_solid,
             search: PairSearch::new(&flat_pairs, &kinds, &pose),
             flat_pairs,
             pose,
@@ -404,9 +417,15 @@ impl<'a> CellChecker<'a> {
     }
 
     /// Pair `k`'s cores' bounding-sphere gap if it exceeds `limit` (`false`: a lower bound),
-    /// else its distance (`true`).
+    /// else its distance (`true`). A sphere against a box, half-space or cylinder always gets
+    /// its distance: its closed form costs little more than the gap, and a solid's bounding
+    /// sphere is loose (a shelf's holds the whole shelf), so the gap rarely spares it (on
+    /// MotionBenchMaker the test cost 1.7 % of the planner's instructions).
     #[inline]
     fn lower_bound_or_distance(&self, k: usize, limit: Real) -> (Real, bool) {
+        if self.sphere_solid[k] {
+            return (self.distance(k), true);
+        }
         let (a, b) = self.flat_pairs[k];
         let c = self.pose.cores();
         let gap = sphere_gap(c[a].bounding_sphere(), c[b].bounding_sphere());
