@@ -72,6 +72,20 @@ impl CellChecker<'_> {
         )
     }
 
+    /// Every group's bounding sphere at the last posed configuration, once placed
+    /// ([`Self::place_motion_groups`]; panics otherwise).
+    #[inline]
+    pub(crate) fn placed_group_spheres(&self) -> &[(crate::math::Point3, Real)] {
+        self.pose.placed_motion_group_spheres()
+    }
+
+    /// The world-aligned box of body `b` of robot `r` when that body is an obstacle's box or
+    /// cylinder (fixed for the checker's life: obstacles never move).
+    #[inline]
+    pub(crate) fn obstacle_box(&self, r: usize, b: usize) -> Option<crate::geom::Aabb> {
+        self.pose.fixed_box(self.pose.flat_body(r, b)).copied()
+    }
+
     /// Group `g`'s bounding sphere at the last posed configuration.
     #[inline]
     pub(crate) fn group_sphere(&self, g: usize) -> (crate::math::Point3, Real) {

@@ -47,6 +47,12 @@ pub(super) struct ChordCertificate {
     paths: Vec<(usize, Vec<usize>)>,
     /// Per path, its curvature terms along the current motion.
     path_terms: Vec<(Real, Real)>,
+    /// The paths, spheres (slots) and groups that robots with joints carry: the only ones a
+    /// motion changes (the others' bound is set once; a scene's obstacles are dozens of
+    /// robots without joints).
+    moving_paths: Vec<usize>,
+    moving_balls: Vec<usize>,
+    moving_groups: Vec<usize>,
     /// Per culling group with a bounding sphere fixed in a link: its centre's path (into
     /// `paths`) and distance from the link's origin.
     group_anchors: Vec<Option<(usize, Real)>>,
@@ -117,7 +123,7 @@ impl ChordCertificate {
                 }
             })
             .collect();
-        let group_anchors = (0..groups)
+        let group_anchors: Vec<Option<(usize, Real)>> = (0..groups)
             .map(|g| {
                 checker.group_anchor(g).map(|(r, link, centre)| {
                     let path = cell.robots[r].model.tree().path_to(link);
@@ -125,7 +131,15 @@ impl ChordCertificate {
                 })
             })
             .collect();
-        Self {
+        let moves = |path: usize| cell.robots[paths[path].0].model.dof() > 0;
+        let moving_paths = (0..paths.len()).filter(|&p| moves(p)).collect();
+        let moving_balls = (0..anchors.len())
+            .filter(|&s| moves(anchors[s].0))
+            .collect();
+        let moving_groups = (0..groups)
+            .filter(|&g| group_anchors[g].is_some_and(|(path, _)| moves(path)))
+            .collect();
+        let mut certificate = Self {
             pairs,
             group_anchors,
             group_curvatures: vec![Real::INFINITY; groups],
@@ -135,9 +149,37 @@ impl ChordCertificate {
             anchors,
             path_terms: vec![(0.0, 0.0); paths.len()],
             paths,
+            moving_paths,
+            moving_balls,
+            moving_groups,
             centres: Vec::new(),
             prefix: Vec::new(),
+        };
+        // A path without moving joints has terms (0, 0) along every motion: the bounds of what
+        // it carries are set here, once.
+        for slot in 0..certificate.curvatures.len() {
+            certificate.set_ball_curvature(slot);
         }
+        for g in 0..groups {
+            certificate.set_group_curvature(g);
+        }
+        certificate
+    }
+
+    /// Sphere `slot`'s curvature bound from its path's current terms.
+    #[inline]
+    fn set_ball_curvature(&mut self, slot: usize) {
+        let (path, local) = self.anchors[slot];
+        self.curvatures[slot] = curvature_at(self.path_terms[path], local);
+    }
+
+    /// Group `g`'s sphere's curvature bound from its path's current terms (`∞` without a
+    /// sphere fixed in a link).
+    #[inline]
+    fn set_group_curvature(&mut self, g: usize) {
+        self.group_curvatures[g] = self.group_anchors[g].map_or(Real::INFINITY, |(path, local)| {
+            curvature_at(self.path_terms[path], local)
+        });
     }
 
     /// Forgets the snapshots of the previous motion.
@@ -153,17 +195,16 @@ impl ChordCertificate {
         qa: &[Real],
         qb: &[Real],
     ) {
-        for ((r, path), terms) in self.paths.iter().zip(&mut self.path_terms) {
+        for &p in &self.moving_paths {
+            let (r, path) = &self.paths[p];
             let ends = (checker.robot_q(qa, *r), checker.robot_q(qb, *r));
-            *terms = bound.path_curvature(*r, path, ends, &mut self.prefix);
+            self.path_terms[p] = bound.path_curvature(*r, path, ends, &mut self.prefix);
         }
-        for (curvature, &(path, local)) in self.curvatures.iter_mut().zip(&self.anchors) {
-            *curvature = curvature_at(self.path_terms[path], local);
+        for i in 0..self.moving_balls.len() {
+            self.set_ball_curvature(self.moving_balls[i]);
         }
-        for (curvature, anchor) in self.group_curvatures.iter_mut().zip(&self.group_anchors) {
-            *curvature = anchor.map_or(Real::INFINITY, |(path, local)| {
-                curvature_at(self.path_terms[path], local)
-            });
+        for i in 0..self.moving_groups.len() {
+            self.set_group_curvature(self.moving_groups[i]);
         }
     }
 

@@ -14,6 +14,7 @@ mod chord_certificate;
 mod core;
 mod culling_groups;
 mod limit_certificate;
+mod motion_blocks;
 mod motion_bound;
 mod motion_check;
 mod pair_bounds;

@@ -48,82 +48,17 @@
 //! cannot be certified before the stretches shrink below `min_step` or the evaluation budget
 //! runs out (a planner then treats it as blocked: never a false "free").
 
-use std::ops::Range;
-
 use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
+use super::motion_blocks::{Block, MotionBlocks};
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::rake::{RAKE_SPACING, RAKE_SPACING_PER_STEP, rake_finds_contact};
+use crate::geom::Aabb;
 use crate::math::{Real, larger};
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified).
 pub const MAX_MOTION_EVALUATIONS: usize = 4096;
-
-/// The pairs of one pair of culling groups (a link's bodies against another link's, or
-/// against an obstacle): certified together when their groups' bounding spheres are far
-/// enough apart at both ends.
-#[derive(Debug, Clone)]
-struct Block {
-    groups: (usize, usize),
-    /// Into `MotionCheck::block_pairs`.
-    pairs: Range<usize>,
-    /// For a self-collision block, what bounds its relative motion.
-    relative: Option<Relative>,
-    /// For a link against one obstacle (a body of a robot without joints): the link's group
-    /// and the obstacle as `(robot, body)`, whose exact distance to the link's sphere is a far
-    /// tighter bound than two spheres' gap (a shelf's sphere is most of the shelf).
-    obstacle: Option<(usize, (usize, usize))>,
-}
-
-impl Block {
-    /// A lower bound on the distance of every pair of the block at the posed configuration,
-    /// the groups' spheres' gap unless `enough` says it does not suffice: then, for a link
-    /// against an obstacle, the link's sphere's distance to the obstacle itself (a box or
-    /// cylinder query instead of two spheres' gap). For a link against an obstacle with a
-    /// world-aligned box, that box's gap to the link's sphere comes first instead of the
-    /// spheres'.
-    #[inline]
-    fn gap(&self, checker: &CellChecker<'_>, enough: impl Fn(Real) -> bool) -> Real {
-        if let Some((group, (r, b))) = self.obstacle
-            && let Some(lower) = checker.group_box_gap(group, r, b)
-        {
-            return if enough(lower) {
-                lower
-            } else {
-                checker.group_body_gap(group, r, b)
-            };
-        }
-        let spheres = checker.group_gap(self.groups.0, self.groups.1);
-        match self.obstacle {
-            Some((group, (r, b))) if !enough(spheres) => checker.group_body_gap(group, r, b),
-            _ => spheres,
-        }
-    }
-}
-
-/// The relative motion of a self-collision block's groups: only the joints beyond those all
-/// its pairs share move them relative to each other.
-#[derive(Debug, Clone)]
-struct Relative {
-    robot: usize,
-    /// For each group, the suffix-table entries of its bodies in the block's pairs counting
-    /// only those joints.
-    sides: [Vec<usize>; 2],
-    /// The block's pairs by their body in the first group (`Run`), for a middle level: a
-    /// body far from the second group's sphere certifies all its pairs.
-    runs: Vec<Run>,
-}
-
-/// The pairs of one body `x` of a self-collision block's first group.
-#[derive(Debug, Clone)]
-struct Run {
-    /// Into `MotionCheck::block_pairs`.
-    pairs: Range<usize>,
-    body: usize,
-    /// `x`'s suffix-table entry counting the joints beyond those the block's pairs share.
-    entry: usize,
-}
 
 /// A stretch `[s₀, s₁]` of the motion still to certify: its pairs are `active[first..end]`,
 /// and `ends` the snapshots of its ends in the [`ChordCertificate`].
@@ -144,12 +79,20 @@ pub struct MotionCheck {
     bounds: PairBounds,
     blocks: Vec<Block>,
     block_pairs: Vec<usize>,
-    /// Per group, its bodies as `(robot, body)`.
-    members: Vec<Vec<(usize, usize)>>,
+    /// The groups of robots with joints, as `(group, robot, its bodies' entries in the
+    /// robot's suffix table)`: the others never move (their bound stays 0).
+    moving_groups: Vec<(usize, usize, Vec<usize>)>,
     /// Per group, the largest motion bound of its bodies (current motion).
     group_bounds: Vec<Real>,
+    /// The link–obstacle blocks whose obstacle has a world-aligned box, as `(block, link
+    /// group, obstacle as (robot, body), its box)`, and the other blocks: the pass over every
+    /// block at the motion's end reads these flat lists.
+    box_blocks: Vec<(usize, usize, (usize, usize), Aabb)>,
+    other_blocks: Vec<usize>,
     /// Per block, its groups' gap at the motion's end.
     gaps_b: Vec<Real>,
+    /// The blocks that gap does not certify alone.
+    open_at_b: Vec<usize>,
     /// Per block, [`MotionCheck::block_bound`] for the current motion.
     block_bounds: Vec<Real>,
     /// Blocks not certified by their groups' gaps.
@@ -180,101 +123,41 @@ impl MotionCheck {
     pub fn new(checker: &CellChecker<'_>) -> Self {
         let cell = checker.cell();
         let bound = MotionBound::new(cell);
+        let MotionBlocks {
+            blocks,
+            block_pairs,
+            members,
+        } = MotionBlocks::new(checker, &bound);
         let pairs = checker.pairs();
-        // A self pair's body in the lesser group (its first body if both are in one).
-        let first_side = |k: usize| {
-            let p = &pairs[k];
-            let groups = checker.pair_groups(k);
-            let in_first = checker.body_group(p.robot_a, p.body_a) == groups.0;
-            if p.robot_a != p.robot_b {
-                (0, 0)
-            } else if in_first {
-                (p.body_a, p.body_b)
-            } else {
-                (p.body_b, p.body_a)
-            }
-        };
-        let mut order: Vec<usize> = (0..pairs.len()).collect();
-        order.sort_by_key(|&k| (checker.pair_groups(k), first_side(k).0));
-        let mut blocks: Vec<Block> = Vec::new();
-        for (position, &k) in order.iter().enumerate() {
-            let groups = checker.pair_groups(k);
-            match blocks.last_mut() {
-                Some(last) if last.groups == groups => last.pairs.end = position + 1,
-                _ => blocks.push(Block {
-                    groups,
-                    pairs: position..position + 1,
-                    relative: None,
-                    obstacle: None,
-                }),
-            }
-        }
-        for block in &mut blocks {
-            let p = &pairs[order[block.pairs.start]];
-            if p.robot_a != p.robot_b {
-                continue;
-            }
-            let r = p.robot_a;
-            let first = order[block.pairs.clone()]
-                .iter()
-                .map(|&k| bound.shared_joints(r, pairs[k].body_a, pairs[k].body_b))
-                .min()
-                .unwrap_or(0);
-            let mut sides = [Vec::new(), Vec::new()];
-            let mut runs: Vec<Run> = Vec::new();
-            for position in block.pairs.clone() {
-                let (x, y) = first_side(order[position]);
-                sides[0].push(bound.suffix_index(r, x, first));
-                sides[1].push(bound.suffix_index(r, y, first));
-                match runs.last_mut() {
-                    Some(run) if run.body == x => run.pairs.end = position + 1,
-                    _ => runs.push(Run {
-                        pairs: position..position + 1,
-                        body: x,
-                        entry: bound.suffix_index(r, x, first),
-                    }),
+        let (mut box_blocks, mut other_blocks) = (Vec::new(), Vec::new());
+        for (i, block) in blocks.iter().enumerate() {
+            match block.obstacle {
+                Some((group, (r, b))) if let Some(aabb) = checker.obstacle_box(r, b) => {
+                    box_blocks.push((i, group, (r, b), aabb))
                 }
-            }
-            for side in &mut sides {
-                side.sort_unstable();
-                side.dedup();
-            }
-            block.relative = Some(Relative {
-                robot: r,
-                sides,
-                runs,
-            });
-        }
-        let mut members = Vec::new();
-        for (r, robot) in cell.robots.iter().enumerate() {
-            for b in 0..robot.model.bodies.len() {
-                let g = checker.body_group(r, b);
-                if members.len() <= g {
-                    members.resize(g + 1, Vec::new());
-                }
-                members[g].push((r, b));
+                _ => other_blocks.push(i),
             }
         }
-        let lone_obstacle = |g: usize| match members[g].as_slice() {
-            &[(r, b)] if cell.robots[r].model.dof() == 0 => Some((r, b)),
-            _ => None,
-        };
-        for block in &mut blocks {
-            let (g, h) = block.groups;
-            block.obstacle = match (lone_obstacle(g), lone_obstacle(h)) {
-                (None, Some(o)) => Some((g, o)),
-                (Some(o), None) => Some((h, o)),
-                _ => None,
-            };
-        }
+        let moving_groups = members
+            .iter()
+            .enumerate()
+            .filter_map(|(g, bodies)| {
+                let &(r, _) = bodies.first()?;
+                let entries = bodies.iter().map(|&(r, b)| bound.suffix_index(r, b, 0));
+                (cell.robots[r].model.dof() > 0).then(|| (g, r, entries.collect()))
+            })
+            .collect();
         Self {
             chord: ChordCertificate::new(checker, &bound, members.len()),
+            box_blocks,
+            other_blocks,
+            open_at_b: Vec::new(),
             bounds: PairBounds::new(&bound, checker),
             bound,
             blocks,
-            block_pairs: order,
+            block_pairs,
             group_bounds: vec![0.0; members.len()],
-            members,
+            moving_groups,
             gaps_b: Vec::new(),
             block_bounds: Vec::new(),
             open_blocks: Vec::new(),
@@ -332,24 +215,43 @@ impl MotionCheck {
         self.set_motion_bounds(checker, qa, qb);
         self.chord.set_motion(&self.bound, checker, qa, qb);
         self.chord.snapshot_groups(checker);
-        // Whole blocks next: their groups' gaps at both ends against the block's bound.
-        self.gaps_b.clear();
+        // Whole blocks next: their groups' gaps at both ends against the block's bound. A
+        // gap beyond the bound at one end certifies the whole motion alone (no pair can close
+        // it anywhere on the way): no gap measured at a. Most blocks are a link against an
+        // obstacle's box, certified so at b by the box's gap to the link's sphere
+        // (`Block::gap`'s rule, from the flat list).
         self.block_bounds.clear();
         for block in &self.blocks {
-            let bound = self.block_bound(block);
-            self.block_bounds.push(bound);
-            self.gaps_b.push(block.gap(checker, |gap| gap > bound));
+            self.block_bounds.push(self.block_bound(block));
+        }
+        self.gaps_b.clear();
+        self.gaps_b.resize(self.blocks.len(), 0.0);
+        let spheres = checker.placed_group_spheres();
+        for &(i, group, (r, b), aabb) in &self.box_blocks {
+            let (centre, radius) = spheres[group];
+            let (lower, bound) = (aabb.sphere_gap(&centre, radius), self.block_bounds[i]);
+            self.gaps_b[i] = if lower > bound {
+                lower
+            } else {
+                checker.group_body_gap(group, r, b)
+            };
+        }
+        for &i in &self.other_blocks {
+            let bound = self.block_bounds[i];
+            self.gaps_b[i] = self.blocks[i].gap(checker, |gap| gap > bound);
+        }
+        self.open_at_b.clear();
+        for (i, (&gap_b, &bound)) in self.gaps_b.iter().zip(&self.block_bounds).enumerate() {
+            if gap_b > bound {
+                continue;
+            }
+            self.open_at_b.push(i);
         }
         checker.pose(qa);
         checker.place_motion_groups();
         self.open_blocks.clear();
-        for (i, block) in self.blocks.iter().enumerate() {
-            // A gap beyond the bound at one end certifies the whole motion alone (no pair can
-            // close it anywhere on the way): no gap measured at a.
-            let (gap_b, bound) = (self.gaps_b[i], self.block_bounds[i]);
-            if gap_b > bound {
-                continue;
-            }
+        for &i in &self.open_at_b {
+            let (block, gap_b, bound) = (&self.blocks[i], self.gaps_b[i], self.block_bounds[i]);
             let gap_a = block.gap(checker, |gap| certified(gap, gap_b, bound));
             if !certified(gap_a, gap_b, bound)
                 && !self.chord.certifies_block(
@@ -527,11 +429,8 @@ impl MotionCheck {
     /// Every robot's suffix table and every group's largest body bound for `qa → qb`.
     fn set_motion_bounds(&mut self, checker: &CellChecker<'_>, qa: &[Real], qb: &[Real]) {
         self.bounds.set_motion(&self.bound, checker, qa, qb);
-        for (bound, members) in self.group_bounds.iter_mut().zip(&self.members) {
-            *bound = members
-                .iter()
-                .map(|&(r, b)| self.bounds.table(r)[self.bound.suffix_index(r, b, 0)])
-                .fold(0.0, larger);
+        for (g, r, entries) in &self.moving_groups {
+            self.group_bounds[*g] = largest(self.bounds.table(*r), entries);
         }
     }
 

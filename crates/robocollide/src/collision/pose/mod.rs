@@ -6,8 +6,10 @@
 //! to a link that carries a body are skipped (seed 000's standard model needs frames 0–3 of a
 //! six-joint arm). Anchors at a link's origin (most of seed 000's) need no rotation.
 
+mod groups;
+
 use super::core::{Core, CoreLength, invariant_length};
-use super::culling_groups::{Group, Grouping};
+use super::culling_groups::Grouping;
 use crate::geom::{Aabb, Shape};
 use crate::kinematics::Frame;
 use crate::math::{Point3, Real, max_abs};
@@ -268,48 +270,6 @@ impl CellPose {
             .all(|&r| same_values(&posed.posed_at[r], &q[self.offsets[r]..self.offsets[r + 1]]))
     }
 
-    /// World bounding spheres of the search's culling groups of robot `only` (of every robot
-    /// if `None`). In a cell with obstacles, a group of bodies no one link carries gets a
-    /// sphere around its posed cores' bounding spheres, recomputed at every pose (so that such
-    /// a whole robot can still be culled against a far obstacle).
-    fn place_groups(&mut self, only: Option<usize>) {
-        let posed = &mut self.posed;
-        let cull = culling_cores(self.world_to_cull, &posed.cores, &self.first_body);
-        let groups = &self.search.groups;
-        let mut place = |g: usize| {
-            posed.group_spheres[g] = placed_sphere(&groups[g], &posed.frames, cull);
-        };
-        match only {
-            Some(r) => self.robot_groups[r].iter().for_each(|&g| place(g)),
-            None => (0..groups.len()).for_each(place),
-        }
-    }
-
-    /// Places the motion check's group spheres at the last posed configuration, unless they
-    /// are placed already. (Posing leaves them to this call: the search, which most poses
-    /// serve, has no use for them. Before it, [`Self::motion_group_sphere`] computes each
-    /// sphere when asked.)
-    pub(super) fn place_motion_groups(&mut self) {
-        if !self.posed.motion_placed {
-            self.place_motion_spheres(false);
-        }
-    }
-
-    /// Places the motion check's group spheres (those of robots without joints too if
-    /// `with_fixed`: they keep the ones placed at construction).
-    fn place_motion_spheres(&mut self, with_fixed: bool) {
-        if let Some(motion) = &self.motion {
-            let posed = &mut self.posed;
-            let cull = culling_cores(self.world_to_cull, &posed.cores, &self.first_body);
-            for (sphere, group) in posed.motion_spheres.iter_mut().zip(&motion.groups) {
-                if with_fixed || !self.fixed[group.robot] {
-                    *sphere = placed_sphere(group, &posed.frames, cull);
-                }
-            }
-        }
-        self.posed.motion_placed = true;
-    }
-
     /// Poses robot `r` at its values `qr`: link frames, then its bodies' cores and solids.
     fn pose_robot(&mut self, cell: &Cell, r: usize, qr: &[Real]) {
         let robot = &cell.robots[r];
@@ -442,63 +402,6 @@ impl CellPose {
         self.fixed.get(robot).copied().unwrap_or(false)
     }
 
-    /// The index of flat body `b` among its group's bodies.
-    pub(super) fn member_of(&self, b: usize) -> usize {
-        self.body_member[b]
-    }
-
-    /// The search's culling group of flat body `b`: bodies with all anchors on one link
-    /// share a bounding sphere fixed in that link (a robot with a body across joints, as DH
-    /// capsules are, forms one group; see `culling_groups`).
-    pub(super) fn group_of(&self, b: usize) -> usize {
-        self.search.body_group[b]
-    }
-
-    /// `true` if search group `g` has a bounding sphere fixed in a link.
-    pub(super) fn cullable(&self, g: usize) -> bool {
-        self.search.groups[g].link.is_some()
-    }
-
-    /// World bounding spheres of the search groups, by group (infinite radius: never culled).
-    #[inline]
-    pub(super) fn group_spheres(&self) -> &[(Point3, Real)] {
-        &self.posed.group_spheres
-    }
-
-    /// World bounding sphere of search group `g` (see [`Self::group_spheres`]).
-    #[inline]
-    pub(super) fn group_sphere(&self, g: usize) -> (Point3, Real) {
-        self.posed.group_spheres[g]
-    }
-
-    /// The motion check's culling group of flat body `b`: bodies carried rigidly by one
-    /// link, DH capsules included, share a bounding sphere fixed in that link.
-    pub(super) fn motion_group_of(&self, b: usize) -> usize {
-        self.motion.as_ref().unwrap_or(&self.search).body_group[b]
-    }
-
-    /// World bounding sphere of motion group `g` (infinite radius: never culled): placed by
-    /// [`Self::place_motion_groups`] or, before that call, computed now.
-    #[inline]
-    pub(super) fn motion_group_sphere(&self, g: usize) -> (Point3, Real) {
-        match &self.motion {
-            None => self.posed.group_spheres[g],
-            Some(_) if self.posed.motion_placed => self.posed.motion_spheres[g],
-            Some(motion) => placed_sphere(
-                &motion.groups[g],
-                &self.posed.frames,
-                culling_cores(self.world_to_cull, &self.posed.cores, &self.first_body),
-            ),
-        }
-    }
-
-    /// Where motion group `g`'s bounding sphere is fixed: `(robot, link, centre in the
-    /// link's frame)`; `None` for a group without one.
-    pub(super) fn motion_group_anchor(&self, g: usize) -> Option<(usize, usize, Point3)> {
-        let group = &self.motion.as_ref().unwrap_or(&self.search).groups[g];
-        group.link.map(|link| (group.robot, link, group.center))
-    }
-
     /// Link frames of robot `r` at the last posed configuration (links beyond the last body
     /// are not updated).
     pub fn frames(&self, r: usize) -> &[Frame] {
@@ -533,56 +436,6 @@ fn same_values(last: &[Real], values: &[Real]) -> bool {
             .iter()
             .zip(values)
             .all(|(x, y)| x.to_bits() == y.to_bits())
-}
-
-/// The posed `cores` and each robot's first body, if groups without a link are culled by a
-/// sphere around their robot's cores (`world_to_cull`).
-#[inline]
-fn culling_cores<'c>(
-    world_to_cull: bool,
-    cores: &'c [Core],
-    first_body: &'c [usize],
-) -> Option<(&'c [Core], &'c [usize])> {
-    world_to_cull.then_some((cores, first_body))
-}
-
-/// The world bounding sphere of `group`, from the link `frames`; for a group without a link,
-/// a sphere around its robot's posed cores when `cull` gives them (with each robot's first
-/// body), else an infinite one.
-#[inline]
-fn placed_sphere(
-    group: &Group,
-    frames: &[Vec<Frame>],
-    cull: Option<(&[Core], &[usize])>,
-) -> (Point3, Real) {
-    match (group.link, cull) {
-        (Some(link), _) => (frames[group.robot][link].apply(&group.center), group.radius),
-        (None, Some((cores, first_body))) => {
-            enclosing_sphere(&cores[first_body[group.robot]..first_body[group.robot + 1]])
-        }
-        (None, None) => (Point3::origin(), Real::INFINITY),
-    }
-}
-
-/// A sphere enclosing the bounding spheres of `cores`: around their bounding box, whose
-/// half-diagonal is the radius (one square root per group, not per body: this runs at every
-/// pose); an infinite one if any is unbounded or there are none.
-fn enclosing_sphere(cores: &[Core]) -> (Point3, Real) {
-    let (mut low, mut high) = (
-        crate::math::Vector3::repeat(Real::INFINITY),
-        crate::math::Vector3::repeat(Real::NEG_INFINITY),
-    );
-    for core in cores {
-        let (c, r) = core.bounding_sphere();
-        low = low.inf(&(c.coords.add_scalar(-r)));
-        high = high.sup(&(c.coords.add_scalar(r)));
-    }
-    let radius = 0.5 * (high - low).norm();
-    if radius.is_finite() {
-        (Point3::from((low + high) * 0.5), radius * (1.0 + 1e-12))
-    } else {
-        (Point3::origin(), Real::INFINITY)
-    }
 }
 
 #[cfg(test)]
