@@ -252,7 +252,12 @@ impl MotionCheck {
         self.open_blocks.clear();
         for &i in &self.open_at_b {
             let (block, gap_b, bound) = (&self.blocks[i], self.gaps_b[i], self.block_bounds[i]);
-            let gap_a = block.gap(checker, |gap| certified(gap, gap_b, bound));
+            // A link left open at b is near its obstacle: its exact gap at a straight away
+            // (the box's gap first saved nothing here).
+            let gap_a = match block.obstacle {
+                Some((group, (r, b))) => checker.group_body_gap(group, r, b),
+                None => block.gap(checker, |gap| certified(gap, gap_b, bound)),
+            };
             if !certified(gap_a, gap_b, bound)
                 && !self.chord.certifies_block(
                     checker,
