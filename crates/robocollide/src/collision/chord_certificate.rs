@@ -287,7 +287,9 @@ impl ChordCertificate {
     }
 
     /// Whether pair `k` is free over a stretch of length `h` whose ends are snapshots `e0`
-    /// and `e1`, where its distances (or lower bounds) were `d0` and `d1`.
+    /// and `e1`, where its distances (or lower bounds) were `d0` and `d1`. With
+    /// `unmeasured_tried`, [`Self::clears_unmeasured`] has failed on this very stretch: its
+    /// tests are not repeated.
     pub(super) fn certifies(
         &self,
         checker: &CellChecker<'_>,
@@ -295,6 +297,7 @@ impl ChordCertificate {
         (e0, e1): (usize, usize),
         h: Real,
         (d0, d1): (Real, Real),
+        unmeasured_tried: bool,
     ) -> bool {
         let Some(pair) = self.pairs[k] else {
             return false;
@@ -307,7 +310,7 @@ impl ChordCertificate {
                 let spread = deviation(&x) + deviation(&y);
                 // The chord passes within `spread` of each end's spheres' gap: hopeless unless
                 // both gaps exceed it.
-                if d0 <= spread || d1 <= spread {
+                if unmeasured_tried || d0 <= spread || d1 <= spread {
                     return false;
                 }
                 segment_clears_origin(
@@ -322,8 +325,10 @@ impl ChordCertificate {
                     return false;
                 }
                 let chord = (centre(e0, &x), centre(e1, &x));
+                let radius = x.radius + spread;
                 ends_clear_chord((d0, d1), chord, spread)
-                    || swept_sphere_clears(checker, chord, x.radius + spread, (r, b))
+                    || (!unmeasured_tried && separated_by_a_face(checker, chord, radius, (r, b)))
+                    || swept_sphere_misses(checker, chord, radius, (r, b))
             }
         }
     }
@@ -350,12 +355,22 @@ fn swept_sphere_clears(
     checker: &CellChecker<'_>,
     chord: (Point3, Point3),
     radius: Real,
+    obstacle: (usize, usize),
+) -> bool {
+    separated_by_a_face(checker, chord, radius, obstacle)
+        || swept_sphere_misses(checker, chord, radius, obstacle)
+}
+
+/// Whether the capsule about the chord `c0 c1` with `radius` misses body `b` of robot `r`, by
+/// its distance.
+#[inline]
+fn swept_sphere_misses(
+    checker: &CellChecker<'_>,
+    (c0, c1): (Point3, Point3),
+    radius: Real,
     (r, b): (usize, usize),
 ) -> bool {
-    if separated_by_a_face(checker, chord, radius, (r, b)) {
-        return true;
-    }
-    let swept = Capsule::from_finite(Segment::from_finite(chord.0, chord.1), radius);
+    let swept = Capsule::from_finite(Segment::from_finite(c0, c1), radius);
     checker.distance_to_body(&Shape::Capsule(swept), r, b) > 0.0
 }
 

@@ -369,8 +369,13 @@ impl MotionCheck {
                 } = self.level[index];
                 // Pairs the second-order certificate clears over the whole stretch leave it.
                 self.block.clear();
+                // (Over the whole motion, what the test can do without distances is done.)
+                let whole = s0 == 0.0 && s1 == 1.0;
                 for &(k, d0, d1) in &self.active[first..end] {
-                    if !self.chord.certifies(checker, k, ends, s1 - s0, (d0, d1)) {
+                    if !self
+                        .chord
+                        .certifies(checker, k, ends, s1 - s0, (d0, d1), whole)
+                    {
                         self.block.push((k, d0, d1));
                     }
                 }
