@@ -92,16 +92,6 @@ impl CellChecker<'_> {
         self.pose.motion_group_sphere(g)
     }
 
-    /// The gap from group `g`'s bounding sphere to the world-aligned box of body `b` of
-    /// robot `r` when that body is an obstacle's box or cylinder (`None` otherwise): where
-    /// positive, a lower bound on the distance of every body of the group to it.
-    #[inline(always)]
-    pub(crate) fn group_box_gap(&self, g: usize, r: usize, b: usize) -> Option<Real> {
-        let (centre, radius) = self.pose.motion_group_sphere(g);
-        let aabb = self.pose.fixed_box(self.pose.flat_body(r, b))?;
-        Some(aabb.sphere_gap(&centre, radius))
-    }
-
     /// Where group `g`'s bounding sphere is fixed: `(robot, link, centre in the link's
     /// frame)`; `None` for a group that is never culled.
     pub(crate) fn group_anchor(&self, g: usize) -> Option<(usize, usize, crate::math::Point3)> {

@@ -32,20 +32,11 @@ impl Block {
     /// A lower bound on the distance of every pair of the block at the posed configuration,
     /// the groups' spheres' gap unless `enough` says it does not suffice: then, for a link
     /// against an obstacle, the link's sphere's distance to the obstacle itself (a box or
-    /// cylinder query instead of two spheres' gap). For a link against an obstacle with a
-    /// world-aligned box, that box's gap to the link's sphere comes first instead of the
-    /// spheres'.
+    /// cylinder query instead of two spheres' gap). (A link against an obstacle with a
+    /// world-aligned box is measured by the motion check from its flat list instead: that
+    /// box's gap first.)
     #[inline]
     pub(super) fn gap(&self, checker: &CellChecker<'_>, enough: impl Fn(Real) -> bool) -> Real {
-        if let Some((group, (r, b))) = self.obstacle
-            && let Some(lower) = checker.group_box_gap(group, r, b)
-        {
-            return if enough(lower) {
-                lower
-            } else {
-                checker.group_body_gap(group, r, b)
-            };
-        }
         let spheres = checker.group_gap(self.groups.0, self.groups.1);
         match self.obstacle {
             Some((group, (r, b))) if !enough(spheres) => checker.group_body_gap(group, r, b),
