@@ -13,6 +13,7 @@ mod chord_bound;
 mod chord_certificate;
 mod core;
 mod culling_groups;
+mod end_gaps;
 mod limit_certificate;
 mod motion_blocks;
 mod motion_bound;

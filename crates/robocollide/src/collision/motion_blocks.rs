@@ -30,17 +30,18 @@ pub(super) struct Block {
 
 impl Block {
     /// A lower bound on the distance of every pair of the block at the posed configuration,
-    /// the groups' spheres' gap unless `enough` says it does not suffice: then, for a link
-    /// against an obstacle, the link's sphere's distance to the obstacle itself (a box or
-    /// cylinder query instead of two spheres' gap). (A link against an obstacle with a
-    /// world-aligned box is measured by the motion check from its flat list instead: that
-    /// box's gap first.)
+    /// and whether it is the block's tightest (`true`): the groups' spheres' gap, unless that
+    /// is `need` or less for a link against an obstacle: then the link's sphere's distance to
+    /// the obstacle itself (a box or cylinder query instead of two spheres' gap). (A link
+    /// against an obstacle with a world-aligned box is measured by the motion check from its
+    /// flat list instead: that box's gap first.)
     #[inline]
-    pub(super) fn gap(&self, checker: &CellChecker<'_>, enough: impl Fn(Real) -> bool) -> Real {
+    pub(super) fn gap(&self, checker: &CellChecker<'_>, need: Real) -> (Real, bool) {
         let spheres = checker.group_gap(self.groups.0, self.groups.1);
         match self.obstacle {
-            Some((group, (r, b))) if !enough(spheres) => checker.group_body_gap(group, r, b),
-            _ => spheres,
+            Some(_) if spheres > need => (spheres, false),
+            Some((group, (r, b))) => (checker.group_body_gap(group, r, b), true),
+            None => (spheres, true),
         }
     }
 }

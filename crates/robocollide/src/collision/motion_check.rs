@@ -22,17 +22,20 @@
 //!
 //! [`set_planner_step`]: MotionCheck::set_planner_step
 //!
-//! Pairs are certified a whole block at a time first: the pairs of two culling groups (a
-//! link's bodies, an obstacle; see [`CellPose`](super::CellPose)) are all free along the
-//! motion when the gap of the groups' bounding spheres, a lower bound on every pair's
-//! distance, passes the same two-ended test at the motion's ends against the largest motion
-//! bound of the block's pairs. Only the pairs of the other blocks are measured (three poses:
-//! `qb` for a contact search and the groups, `qa`, `qb` again for the open pairs). Far pairs are measured by the
-//! gap of their cores' bounding spheres when that gap already exceeds their motion bound (a
-//! lower bound certifies as well as the distance). Self pairs use the bound of their relative
-//! motion ([`MotionBound::self_pair`]), read from one table per robot and motion (each body's
-//! bound from every joint on its path, [`MotionBound`]'s suffix sums, with lever arms measured
-//! at the posed end `qb`: see `RobotBound::posed_suffixes`).
+//! Pairs are certified a whole block at a time first: the pairs of two culling groups (a link's
+//! bodies, an obstacle; see [`CellPose`](super::CellPose)) are all free along the motion when the
+//! gap of the groups' bounding spheres, a lower bound on every pair's distance, passes the same
+//! two-ended test at the motion's ends against the largest motion bound of the block's pairs. Only
+//! the pairs of the other blocks are measured (three poses: `qb` for a contact search and the
+//! groups, `qa`, `qb` again for the open pairs). A start that was the end of a motion certified
+//! before (a tree's node, a connect walk's last step) has its blocks' gaps kept from then
+//! ([`EndGaps`]): the end's gaps need only reach what those leave of the bounds, and the start's
+//! exact ones are not measured again. Far pairs are measured by the gap of their cores' bounding
+//! spheres when that gap already exceeds their motion bound (a lower bound certifies as well as the
+//! distance). Self pairs use the bound of their relative motion ([`MotionBound::self_pair`]), read
+//! from one table per robot and motion (each body's bound from every joint on its path,
+//! [`MotionBound`]'s suffix sums, with lever arms measured at the posed end `qb`: see
+//! `RobotBound::posed_suffixes`).
 //!
 //! A second-order certificate ([`ChordCertificate`], see `chord_bound`) backs the first-order
 //! one at both levels: a block whose groups' spheres, swept along the chords of their centres
@@ -53,6 +56,7 @@
 
 use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
+use super::end_gaps::EndGaps;
 use super::motion_blocks::{Block, MotionBlocks};
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
@@ -92,8 +96,15 @@ pub struct MotionCheck {
     /// block at the motion's end reads these flat lists.
     box_blocks: Vec<(usize, usize, (usize, usize), Aabb)>,
     other_blocks: Vec<usize>,
-    /// Per block, its groups' gap at the motion's end.
+    /// Per block, its groups' gap at the motion's end, and whether it is the block's
+    /// tightest measure there (see [`EndGaps`]).
     gaps_b: Vec<Real>,
+    exact_b: Vec<bool>,
+    /// Per block, its gap at the motion's start where kept and positive, else 0: the end's
+    /// gap certifies the block when it exceeds the block's bound less this.
+    credit: Vec<Real>,
+    /// The block gaps at the ends of the motions certified so far.
+    end_gaps: EndGaps,
     /// The blocks that gap does not certify alone.
     open_at_b: Vec<usize>,
     /// Per block, [`MotionCheck::block_bound`] for the current motion.
@@ -162,6 +173,9 @@ impl MotionCheck {
             group_bounds: vec![0.0; members.len()],
             moving_groups,
             gaps_b: Vec::new(),
+            exact_b: Vec::new(),
+            credit: Vec::new(),
+            end_gaps: EndGaps::default(),
             block_bounds: Vec::new(),
             open_blocks: Vec::new(),
             pair_bounds: vec![0.0; pairs.len()],
@@ -205,6 +219,21 @@ impl MotionCheck {
         if qa.len() != qb.len() || checker.validate(qa).is_err() || checker.validate(qb).is_err() {
             return false;
         }
+        let free = self.check(checker, qa, qb, min_step);
+        if free {
+            self.end_gaps.keep(qb, &self.gaps_b, &self.exact_b);
+        }
+        free
+    }
+
+    /// [`Self::free`] for validated configurations.
+    fn check(
+        &mut self,
+        checker: &mut CellChecker<'_>,
+        qa: &[Real],
+        qb: &[Real],
+        min_step: Real,
+    ) -> bool {
         // The end first: a planner's extensions mostly end in contact (four in five on
         // MotionBenchMaker), which the culled contact search finds fastest; then interior
         // points (a full step's midpoint, more for a long motion).
@@ -227,25 +256,47 @@ impl MotionCheck {
         for block in &self.blocks {
             self.block_bounds.push(self.block_bound(block));
         }
+        // A start that was a certified motion's end has its gaps kept: a block needs at b
+        // only what the start's gap leaves of its bound (`credit`: that gap, if positive).
+        let start = self.end_gaps.find(qa);
+        self.credit.clear();
+        match start {
+            Some(slot) => self.credit.extend(
+                self.end_gaps
+                    .gaps(slot, self.blocks.len())
+                    .iter()
+                    .map(|&gap| larger(gap, 0.0)),
+            ),
+            None => self.credit.resize(self.blocks.len(), 0.0),
+        }
         self.gaps_b.clear();
         self.gaps_b.resize(self.blocks.len(), 0.0);
+        self.exact_b.clear();
+        self.exact_b.resize(self.blocks.len(), false);
         let spheres = checker.placed_group_spheres();
         for &(i, group, (r, b), aabb) in &self.box_blocks {
             let (centre, radius) = spheres[group];
-            let (lower, bound) = (aabb.sphere_gap(&centre, radius), self.block_bounds[i]);
-            self.gaps_b[i] = if lower > bound {
-                lower
+            let lower = aabb.sphere_gap(&centre, radius);
+            (self.gaps_b[i], self.exact_b[i]) = if lower > self.block_bounds[i] - self.credit[i] {
+                (lower, false)
             } else {
-                checker.group_body_gap(group, r, b)
+                (checker.group_body_gap(group, r, b), true)
             };
         }
         for &i in &self.other_blocks {
-            let bound = self.block_bounds[i];
-            self.gaps_b[i] = self.blocks[i].gap(checker, |gap| gap > bound);
+            let need = self.block_bounds[i] - self.credit[i];
+            (self.gaps_b[i], self.exact_b[i]) = self.blocks[i].gap(checker, need);
         }
+        // (Two-ended: `gap_a + gap_b > bound`, with a kept gap at a, else `gap_b > bound`.)
         self.open_at_b.clear();
-        for (i, (&gap_b, &bound)) in self.gaps_b.iter().zip(&self.block_bounds).enumerate() {
-            if gap_b > bound {
+        for (i, ((&gap_b, &bound), &credit)) in self
+            .gaps_b
+            .iter()
+            .zip(&self.block_bounds)
+            .zip(&self.credit)
+            .enumerate()
+        {
+            if gap_b > bound - credit {
                 continue;
             }
             self.open_at_b.push(i);
@@ -261,9 +312,11 @@ impl MotionCheck {
             let (block, gap_b, bound) = (&self.blocks[i], self.gaps_b[i], self.block_bounds[i]);
             // A link left open at b is near its obstacle: its exact gap at a straight away
             // (the box's gap first saved nothing here).
-            let gap_a = match block.obstacle {
-                Some((group, (r, b))) => checker.group_body_gap(group, r, b),
-                None => block.gap(checker, |gap| certified(gap, gap_b, bound)),
+            let kept = start.map(|slot| self.end_gaps.gap(slot, self.blocks.len(), i));
+            let gap_a = match (kept, block.obstacle) {
+                (Some((gap, true)), _) => gap,
+                (_, Some((group, (r, b)))) => checker.group_body_gap(group, r, b),
+                (_, None) => checker.group_gap(block.groups.0, block.groups.1),
             };
             if !certified(gap_a, gap_b, bound)
                 && !self.chord.certifies_block(
