@@ -297,11 +297,13 @@ impl<'a> CellChecker<'a> {
 
     /// World shape of body `b` of robot `r` at the last posed configuration.
     pub fn shape(&self, r: usize, b: usize) -> Shape {
+        debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         self.pose.shape(self.pose.flat_body(r, b))
     }
 
     /// Separation of pair `k` at the last posed configuration.
     pub fn separation(&self, k: usize) -> Separation {
+        debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         let (a, b) = self.flat_pairs[k];
         shape_shape(&self.pose.shape(a), &self.pose.shape(b))
     }
@@ -310,6 +312,7 @@ impl<'a> CellChecker<'a> {
     /// as [`separation`](Self::separation), contact rounding included).
     #[inline]
     pub fn distance(&self, k: usize) -> Real {
+        debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         self.pair_distance::<false>(k)
     }
 
@@ -352,6 +355,7 @@ impl<'a> CellChecker<'a> {
     /// `query` applies it); `None` if there are no pairs. The search is culled by link bounding spheres (see the
     /// `collision::pair_search` module docs).
     pub fn closest(&self) -> Option<Closest> {
+        debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         let best = self.search.search(&self.pose, Real::INFINITY, false);
         (best.pair != usize::MAX).then(|| self.rounded(best))
     }
@@ -360,6 +364,7 @@ impl<'a> CellChecker<'a> {
     /// as `closest().distance <= 0`, but it stops at the first contact found and never looks
     /// at pairs farther apart than the contact rounding.
     pub fn in_contact(&self) -> bool {
+        debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         // The recent contacts' pairs first (a pair's distance, rounding included, is the
         // verdict's rule for one pair).
         let n = self.flat_pairs.len();
@@ -371,6 +376,37 @@ impl<'a> CellChecker<'a> {
             self.search.remember_contact_pair(k);
             return true;
         }
+        self.searched_contact()
+    }
+
+    /// Poses `q` and answers [`Self::in_contact`], placing bodies only as the answer needs: a
+    /// recent contact's pair in contact again (half of a planner's rejected configurations)
+    /// settles it with the frames and that pair's two bodies placed. After `true` the other
+    /// bodies may be left where an earlier pose put them: [`Self::pose`] again before reading
+    /// any (it places them). Not validated, as [`Self::pose`].
+    pub(crate) fn contact_at(&mut self, q: &[Real]) -> bool {
+        self.pose.pose_frames(self.cell, q);
+        let n = self.flat_pairs.len();
+        for k in self.search.recent_contact_pairs() {
+            if k >= n {
+                continue;
+            }
+            let (a, b) = self.flat_pairs[k];
+            if !(self.pose.place_body(a) && self.pose.place_body(b)) {
+                self.pose.place_bodies(self.cell);
+            }
+            if self.contact_distance(k) <= 0.0 {
+                self.search.remember_contact_pair(k);
+                return true;
+            }
+        }
+        self.pose.place_bodies(self.cell);
+        self.searched_contact()
+    }
+
+    /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs).
+    fn searched_contact(&self) -> bool {
+        debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
         let window = 2.0 * crate::query::separation::CONTACT_ROUNDING * self.pose.magnitude()
             + Real::MIN_POSITIVE;

@@ -208,7 +208,9 @@ impl MotionCheck {
 
     /// `true` only when the motion `qa → qb` (whole-cell configurations) is certified free of
     /// contact for every pair of `checker`; `min_step` is the shortest stretch (in the motion's
-    /// parameter, `0 < min_step < 1`) bisection may create.
+    /// parameter, `0 < min_step < 1`) bisection may create. Leaves `checker` posed somewhere
+    /// on the motion, perhaps with only some bodies placed: [`CellChecker::pose`] before
+    /// reading it.
     pub fn free(
         &mut self,
         checker: &mut CellChecker<'_>,
@@ -237,8 +239,7 @@ impl MotionCheck {
         // The end first: a planner's extensions mostly end in contact (four in five on
         // MotionBenchMaker), which the culled contact search finds fastest; then interior
         // points (a full step's midpoint, more for a long motion).
-        checker.pose(qb);
-        if checker.in_contact()
+        if checker.contact_at(qb)
             || rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
         {
             return false;

@@ -54,8 +54,7 @@ pub(super) fn rake_finds_contact(
         let s = i as Real / intervals as Real;
         q.clear();
         q.extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * s));
-        checker.pose(q);
-        if checker.in_contact() {
+        if checker.contact_at(q) {
             return true;
         }
     }

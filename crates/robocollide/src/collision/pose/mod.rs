@@ -5,6 +5,12 @@
 //! Forward kinematics runs only as far as the bodies need: joints after the last one on a path
 //! to a link that carries a body are skipped (seed 000's standard model needs frames 0–3 of a
 //! six-joint arm). Anchors at a link's origin (most of seed 000's) need no rotation.
+//!
+//! Posing has two halves: link frames ([`CellPose::pose_frames`]), then bodies and culling
+//! groups ([`CellPose::place_bodies`]); [`CellPose::pose`] does both. A contact query may stop
+//! after the first and place single spheres ([`CellPose::place_body`]): on MotionBenchMaker half
+//! of a planner's rejected configurations are settled by a recent contact's pair, and placing a
+//! Panda's 59 spheres and its groups was nearly half of a pose's cost.
 
 mod groups;
 
@@ -57,9 +63,14 @@ pub struct CellPose {
     /// reads each frame once (most bodies of a planner's robot model are spheres, a few
     /// per link).
     sphere_centres: Vec<Vec<SpheresOnFrame>>,
-    /// Per robot, its other bodies (posed by the general match in `pose_robot`, whose sphere
-    /// arm serves only to keep it exhaustive).
+    /// Per robot, its other bodies (posed by the general match in `place_robot_bodies`, whose
+    /// sphere arm serves only to keep it exhaustive).
     other_bodies: Vec<Vec<usize>>,
+    /// Per body (flat), for a sphere of a robot with joints: its link frame and centre there
+    /// (so that [`CellPose::place_body`] places it alone).
+    sphere_anchors: Vec<Option<(usize, Point3)>>,
+    /// Per body (flat), its robot.
+    body_robot: Vec<usize>,
     /// Per body (flat), for a box or cylinder of a robot without joints (an obstacle): its
     /// world-aligned box, fixed once posed at creation (see [`CellPose::fixed_box`]).
     fixed_boxes: Vec<Option<Aabb>>,
@@ -86,6 +97,9 @@ struct Posed {
     /// values are bit for bit the same is not posed again (a planner moves one robot of a
     /// cell; the others stand).
     posed_at: Vec<Vec<Real>>,
+    /// Per robot, whether only its frames are posed at those values, its bodies and groups
+    /// not yet placed (see [`CellPose::pose_frames`]).
+    pending: Vec<bool>,
 }
 
 impl CellPose {
@@ -155,6 +169,7 @@ impl CellPose {
             motion_spheres,
             motion_placed: false,
             posed_at: vec![Vec::new(); cell.robots.len()],
+            pending: vec![false; cell.robots.len()],
         };
         // Each robot's bodies split once: spheres (only their centre moves) and the rest.
         let (sphere_centres, other_bodies) = cell
@@ -176,6 +191,21 @@ impl CellPose {
                 (spheres, others)
             })
             .unzip();
+        let sphere_anchors = cell
+            .robots
+            .iter()
+            .flat_map(|r| {
+                r.model.bodies.iter().map(move |body| match &body.shape {
+                    BodyShape::Sphere { center, .. } if r.model.dof() > 0 => {
+                        Some((center.frame, center.at))
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
+        let body_robot = (0..cell.robots.len())
+            .flat_map(|r| std::iter::repeat_n(r, cell.robots[r].model.bodies.len()))
+            .collect();
         let mut pose = Self {
             earlier: [posed.clone(), posed.clone()],
             posed,
@@ -199,6 +229,8 @@ impl CellPose {
             scratch: Vec::new(),
             sphere_centres,
             other_bodies,
+            sphere_anchors,
+            body_robot,
             fixed_boxes: Vec::new(),
             search,
             robot_groups,
@@ -207,7 +239,8 @@ impl CellPose {
         };
         for r in 0..cell.robots.len() {
             if pose.fixed[r] {
-                pose.pose_robot(cell, r, &[]);
+                pose.pose_robot_frames(cell, r, &[]);
+                pose.place_robot_bodies(cell, r);
             }
         }
         pose.fixed_boxes = (0..pose.posed.cores.len())
@@ -235,8 +268,18 @@ impl CellPose {
     /// otherwise the least recent one is updated, only its robots whose values differ. A
     /// planner's motion check goes back and forth: its end, a midpoint searched for contact,
     /// the end again, its start, the end once more, then the same midpoint for the certificate
-    /// (bit for bit: both are `qa + (qb − qa)·0.5`).
+    /// (bit for bit: both are `qa + (qb − qa)·0.5`). A kept pose whose bodies were left
+    /// unplaced ([`Self::pose_frames`]) gets them placed now.
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
+        self.pose_frames(cell, q);
+        self.place_bodies(cell);
+    }
+
+    /// [`Self::pose`]'s first half: link frames only, the robots' bodies and groups left to
+    /// [`Self::place_bodies`] (or, one sphere at a time, [`Self::place_body`]). A contact
+    /// query settled by a recent contact's pair needs only that pair's two bodies. Until
+    /// `place_bodies`, only those placed so may be read.
+    pub(in crate::collision) fn pose_frames(&mut self, cell: &Cell, q: &[Real]) {
         if self.posed_at(&self.posed, q) {
             return;
         }
@@ -255,11 +298,48 @@ impl CellPose {
             if same_values(&self.posed.posed_at[r], qr) {
                 continue;
             }
-            self.pose_robot(cell, r, qr);
+            self.pose_robot_frames(cell, r, qr);
             self.posed.posed_at[r].clear();
             self.posed.posed_at[r].extend_from_slice(qr);
-            self.place_groups(Some(r));
+            self.posed.pending[r] = true;
             self.posed.motion_placed = false;
+        }
+    }
+
+    /// Places the bodies and search groups of every robot whose frames alone are posed
+    /// ([`Self::pose_frames`]).
+    pub(in crate::collision) fn place_bodies(&mut self, cell: &Cell) {
+        for i in 0..self.moving.len() {
+            let r = self.moving[i];
+            if self.posed.pending[r] {
+                self.place_robot_bodies(cell, r);
+                self.place_groups(Some(r));
+                self.posed.pending[r] = false;
+            }
+        }
+    }
+
+    /// Whether every body is placed at the posed configuration (nothing left pending by
+    /// [`Self::pose_frames`]).
+    pub(in crate::collision) fn all_placed(&self) -> bool {
+        !self.posed.pending.contains(&true)
+    }
+
+    /// Places flat body `b` at the posed frames if it is a sphere of a robot whose bodies
+    /// are pending (the same centre [`Self::place_bodies`] gives it); whether `b` is placed
+    /// now (`false`: another kind of body still pending).
+    #[inline]
+    pub(in crate::collision) fn place_body(&mut self, b: usize) -> bool {
+        let r = self.body_robot[b];
+        if !self.posed.pending[r] {
+            return true;
+        }
+        match &self.sphere_anchors[b] {
+            Some((frame, centre)) => {
+                self.posed.cores[b].start = self.posed.frames[r][*frame].apply(centre);
+                true
+            }
+            None => false,
         }
     }
 
@@ -270,17 +350,23 @@ impl CellPose {
             .all(|&r| same_values(&posed.posed_at[r], &q[self.offsets[r]..self.offsets[r + 1]]))
     }
 
-    /// Poses robot `r` at its values `qr`: link frames, then its bodies' cores and solids.
-    fn pose_robot(&mut self, cell: &Cell, r: usize, qr: &[Real]) {
+    /// Poses robot `r`'s link frames at its values `qr`.
+    fn pose_robot_frames(&mut self, cell: &Cell, r: usize, qr: &[Real]) {
+        cell.robots[r]
+            .model
+            .forward_kinematics()
+            .forward_prefix_into(
+                qr,
+                self.joints_needed[r],
+                &mut self.posed.frames[r],
+                &mut self.scratch,
+            );
+    }
+
+    /// Places robot `r`'s bodies' cores and solids at its posed frames.
+    fn place_robot_bodies(&mut self, cell: &Cell, r: usize) {
         let robot = &cell.robots[r];
-        let frames = &mut self.posed.frames[r];
-        robot.model.forward_kinematics().forward_prefix_into(
-            qr,
-            self.joints_needed[r],
-            frames,
-            &mut self.scratch,
-        );
-        let frames = &*frames;
+        let frames = &self.posed.frames[r];
         let world = |anchor: &Anchor| {
             let frame = &frames[anchor.frame];
             if anchor.at == Point3::origin() {
@@ -439,60 +525,4 @@ fn same_values(last: &[Real], values: &[Real]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Skipping robots whose values did not change, and going back to one of the last poses,
-    /// leave every body where a fresh pose puts it, whichever robots move in between.
-    #[test]
-    fn posing_again_skips_only_robots_that_stand() {
-        let cell = Cell::shipped_demo();
-        let dof: usize = cell.robots.iter().map(|r| r.model.dof()).sum();
-        let q = |k: Real| -> Vec<Real> { (0..dof).map(|i| (i as Real * 0.7 + k).sin()).collect() };
-        let mut reused = CellPose::new(&cell);
-        let (q1, mut q2) = (q(0.1), q(0.1));
-        q2[0] += 0.5; // the first robot moves, the second stands
-        let q3 = q(0.9);
-        // Back and forth too: the last poses are swapped back in rather than recomputed.
-        for target in [
-            &q1,
-            &q2,
-            &q3,
-            &q1,
-            &q1,
-            &q2,
-            &q1,
-            &q2,
-            &q3,
-            &q2,
-            &q1,
-            &q3,
-            &q2,
-            &q3,
-            &q(1.7),
-            &q1,
-            &q2,
-        ] {
-            reused.pose(&cell, target);
-            let mut fresh = CellPose::new(&cell);
-            fresh.pose(&cell, target);
-            for b in 0..reused.posed.cores.len() {
-                assert_eq!(reused.shape(b), fresh.shape(b));
-            }
-            assert_eq!(reused.posed.group_spheres, fresh.posed.group_spheres);
-            // The motion groups' spheres: computed when asked, then placed, alike.
-            let motion_groups = fresh.motion.as_ref().map_or(0, |m| m.groups.len());
-            assert!(
-                motion_groups > 2,
-                "the DH arms get link groups for the motion check"
-            );
-            let asked: Vec<_> = (0..motion_groups)
-                .map(|g| reused.motion_group_sphere(g))
-                .collect();
-            reused.place_motion_groups();
-            fresh.place_motion_groups();
-            assert_eq!(reused.posed.motion_spheres, fresh.posed.motion_spheres);
-            assert_eq!(asked, reused.posed.motion_spheres);
-        }
-    }
-}
+mod tests;
