@@ -18,6 +18,7 @@ mod limit_certificate;
 mod motion_blocks;
 mod motion_bound;
 mod motion_check;
+mod obstacle_grid;
 mod pair_bounds;
 mod pair_search;
 mod pose;

@@ -12,12 +12,15 @@
 //! measures a cylinder–box pair only as far as its verdict needs (no depth, and a certified
 //! lower bound when apart: `query::shape_shape_contact_distance`). The contact search
 //! (stop at the first contact) and the closest-pair search walk the blocks in loops of their
-//! own: the first from the block of the last contact, the second closest block first.
+//! own: the first from the block of the last contact, the second closest block first. The
+//! contact search finds a link's blocks against obstacles with a box from a grid over the
+//! workspace ([`NearObstacles`]): only those of the obstacles listed near the link's sphere.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::core::Core;
+use super::obstacle_grid::NearObstacles;
 use super::pose::CellPose;
 use crate::math::Real;
 use crate::query::{shape_shape_contact_distance, shape_shape_distance};
@@ -91,6 +94,8 @@ pub(super) struct PairSearch {
     last_contact: ContactHint,
     /// The pairs of the last contacts found (see [`PairSearch::recent_contact_pairs`]).
     recent_contact_pairs: RecentPairs,
+    /// The blocks of a link against an obstacle with a box, found from the link's place.
+    near_obstacles: Option<NearObstacles>,
 }
 
 /// A block or pair index shared by searches through `&self` (relaxed: only the order in
@@ -153,6 +158,7 @@ impl PairSearch {
             block_groups: Vec::new(),
             last_contact: ContactHint::default(),
             recent_contact_pairs: RecentPairs::default(),
+            near_obstacles: None,
         };
         let mut start = 0;
         while start < order.len() {
@@ -234,6 +240,17 @@ impl PairSearch {
             });
             start = end;
         }
+        let links: Vec<_> = search
+            .blocks
+            .iter()
+            .map(|block| {
+                let (group, body) = block.solid_side?;
+                let aabb = *pose.fixed_box(body)?;
+                let radius = pose.group_sphere(group).1;
+                (pose.cullable(group) && radius.is_finite()).then_some((group, body, aabb, radius))
+            })
+            .collect();
+        search.near_obstacles = NearObstacles::new(&links);
         search
     }
 
@@ -276,16 +293,56 @@ impl PairSearch {
         let n = self.blocks.len();
         let first = self.last_contact.0.load(Ordering::Relaxed) % n.max(1);
         let spheres = pose.group_spheres();
-        for i in (first..n).chain(0..first) {
+        // A block culled by its groups' spheres, else searched; `true` on contact.
+        let visit = |i: usize, best: &mut Closest| {
             let (g, h) = self.block_groups[i];
             let ((ca, ra), (cb, rb)) = (spheres[g], spheres[h]);
             let reach = best.distance + ra + rb;
             if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
-                continue;
+                return false;
             }
             self.search_near_block::<true>(pose, i, best);
             if best.distance <= 0.0 {
                 self.last_contact.0.store(i, Ordering::Relaxed);
+                return true;
+            }
+            false
+        };
+        let Some(near) = &self.near_obstacles else {
+            for i in (first..n).chain(0..first) {
+                if visit(i, best) {
+                    return;
+                }
+            }
+            return;
+        };
+        // The last contact's block, then each link against the obstacles near it (all of
+        // them where the grid cannot tell), then the other blocks.
+        if n == 0 || visit(first, best) {
+            return;
+        }
+        for (slot, &g) in near.groups.iter().enumerate() {
+            let (centre, radius) = spheres[g];
+            let listed = (radius + best.distance <= near.grid.reach())
+                .then(|| near.grid.near(&centre))
+                .flatten();
+            if let Some(obstacles) = listed {
+                for &o in obstacles {
+                    let i = near.block(slot, o);
+                    if i != usize::MAX && i != first && visit(i, best) {
+                        return;
+                    }
+                }
+            } else {
+                for &i in &near.blocks_of[slot] {
+                    if i != first && visit(i, best) {
+                        return;
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            if !near.covered[i] && i != first && visit(i, best) {
                 return;
             }
         }
