@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use crate::math::Real;
 
-/// Most gaps kept (all configurations together): 8 MiB of gaps.
+/// Most values kept (gaps and configurations' coordinates together): 8 MiB of them.
 pub const MAX_KEPT_VALUES: usize = 1 << 20;
 
 /// The block gaps measured at certified motions' ends, by configuration.
@@ -62,19 +62,31 @@ impl EndGaps {
         &self.gaps[slot * blocks..(slot + 1) * blocks]
     }
 
-    /// Keeps `gaps` (one per block, `exact` saying which are exact) for configuration `q`.
+    /// Keeps `gaps` (one per block, `exact` saying which are exact) for configuration `q`,
+    /// over what was kept for it before. (Storage is counted by what it holds, so that a
+    /// configuration kept again, or two sharing a hash, never grow it past the limit.)
     pub(super) fn keep(&mut self, q: &[Real], gaps: &[Real], exact: &[bool]) {
         debug_assert_eq!(gaps.len(), exact.len());
         if q.is_empty() {
             return;
         }
-        if (self.slots.len() + 1) * (gaps.len() + q.len()) > MAX_KEPT_VALUES {
+        if let Some(slot) = self.find(q) {
+            let at = slot * gaps.len()..(slot + 1) * gaps.len();
+            if let (Some(kept), Some(flags)) =
+                (self.gaps.get_mut(at.clone()), self.exact.get_mut(at))
+            {
+                kept.copy_from_slice(gaps);
+                flags.copy_from_slice(exact);
+                return;
+            }
+        }
+        if self.gaps.len() + self.configurations.len() + gaps.len() + q.len() > MAX_KEPT_VALUES {
             self.slots.clear();
             self.configurations.clear();
             self.gaps.clear();
             self.exact.clear();
         }
-        let slot = self.configurations.len() / q.len().max(1);
+        let slot = self.configurations.len() / q.len();
         self.configurations.extend(q.iter().map(|x| x.to_bits()));
         self.gaps.extend_from_slice(gaps);
         self.exact.extend_from_slice(exact);
@@ -128,5 +140,20 @@ mod tests {
         assert!(kept.find(&[0.0]).is_none());
         assert!(kept.find(&[-1.0]).is_some());
         assert!(kept.gaps.len() <= MAX_KEPT_VALUES);
+    }
+
+    /// A configuration kept again replaces what was kept for it: storage does not grow.
+    #[test]
+    fn keeping_one_configuration_again_replaces_it() {
+        let mut kept = EndGaps::default();
+        for i in 0..10 * MAX_KEPT_VALUES / 4 {
+            kept.keep(&[0.5, 0.25], &[i as Real, 1.0], &[true, false]);
+        }
+        assert_eq!(kept.gaps.len(), 2);
+        let slot = kept.find(&[0.5, 0.25]).unwrap();
+        assert_eq!(
+            kept.gap(slot, 2, 0).0,
+            (10 * MAX_KEPT_VALUES / 4 - 1) as Real
+        );
     }
 }

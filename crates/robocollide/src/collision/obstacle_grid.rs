@@ -15,6 +15,9 @@
 use crate::geom::Aabb;
 use crate::math::{Point3, Real, Vector3};
 
+/// Most obstacle entries in all the cubes' lists (16 MiB).
+const MOST_LISTED: usize = 1 << 22;
+
 /// Most cubes along the grid's longest side.
 const MOST_CUBES_PER_SIDE: Real = 32.0;
 
@@ -82,6 +85,18 @@ impl ObstacleGrid {
                 }
             }
         };
+        // At most `MOST_LISTED` entries in all (huge boxes over a fine grid: no grid).
+        let listed = boxes.iter().fold(0usize, |sum, b| {
+            let [xs, ys, zs] = ranges(b);
+            let cubes = xs
+                .count()
+                .saturating_mul(ys.count())
+                .saturating_mul(zs.count());
+            sum.saturating_add(cubes)
+        });
+        if listed > MOST_LISTED {
+            return None;
+        }
         // Counted first, then filled: one flat list.
         let mut starts = vec![0u32; total + 1];
         for b in boxes {
@@ -271,5 +286,9 @@ mod tests {
         assert!(grid.near(&Point3::new(Real::NAN, 0.0, 0.0)).is_none());
         assert_eq!(grid.near(&Point3::new(1e300, 0.0, 0.0)), Some(&[][..]));
         assert_eq!(grid.near(&Point3::new(0.5, 0.5, 0.5)), Some(&[0][..]));
+        // Boxes that would each be listed in every cube, too many of them for the lists.
+        let huge = vec![boxed([0.0; 3], [50.0; 3]); 200];
+        assert!(ObstacleGrid::new(&huge, 0.1).is_none());
+        assert!(ObstacleGrid::new(&huge[..100], 0.1).is_some());
     }
 }
