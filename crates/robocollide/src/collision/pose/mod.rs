@@ -66,7 +66,7 @@ pub struct CellPose {
     /// Per robot, its other bodies (posed by the general match in `place_robot_bodies`, whose
     /// sphere arm serves only to keep it exhaustive).
     other_bodies: Vec<Vec<usize>>,
-    /// Per body (flat), for a sphere of a robot with joints: its link frame and centre there
+    /// Per body (flat), for a sphere: its link frame and centre there, as in `sphere_centres`
     /// (so that [`CellPose::place_body`] places it alone).
     sphere_anchors: Vec<Option<(usize, Point3)>>,
     /// Per body (flat), its robot.
@@ -172,7 +172,7 @@ impl CellPose {
             pending: vec![false; cell.robots.len()],
         };
         // Each robot's bodies split once: spheres (only their centre moves) and the rest.
-        let (sphere_centres, other_bodies) = cell
+        let (sphere_centres, other_bodies): (Vec<Vec<SpheresOnFrame>>, Vec<Vec<usize>>) = cell
             .robots
             .iter()
             .map(|r| {
@@ -191,18 +191,15 @@ impl CellPose {
                 (spheres, others)
             })
             .unzip();
-        let sphere_anchors = cell
-            .robots
-            .iter()
-            .flat_map(|r| {
-                r.model.bodies.iter().map(move |body| match &body.shape {
-                    BodyShape::Sphere { center, .. } if r.model.dof() > 0 => {
-                        Some((center.frame, center.at))
-                    }
-                    _ => None,
-                })
-            })
-            .collect();
+        // The same frames and centres by body, for placing one sphere alone.
+        let mut sphere_anchors = vec![None; first_body[first_body.len() - 1]];
+        for (r, on_frames) in sphere_centres.iter().enumerate() {
+            for (frame, spheres) in on_frames {
+                for &(b, centre) in spheres {
+                    sphere_anchors[first_body[r] + b] = Some((*frame, centre));
+                }
+            }
+        }
         let body_robot = (0..cell.robots.len())
             .flat_map(|r| std::iter::repeat_n(r, cell.robots[r].model.bodies.len()))
             .collect();
@@ -484,8 +481,7 @@ impl CellPose {
     /// `true` if flat body `b` belongs to a robot without joints (an obstacle: posed once, at
     /// construction).
     pub(super) fn is_fixed(&self, b: usize) -> bool {
-        let robot = self.first_body.partition_point(|&first| first <= b) - 1;
-        self.fixed.get(robot).copied().unwrap_or(false)
+        self.body_robot.get(b).is_some_and(|&r| self.fixed[r])
     }
 
     /// Link frames of robot `r` at the last posed configuration (links beyond the last body
