@@ -137,8 +137,10 @@ impl ObstacleGrid {
         if !(t.x.is_finite() && t.y.is_finite() && t.z.is_finite()) {
             return None;
         }
+        // (`v as usize` truncates, which is the floor for `v ≥ 0`; the baseline x86-64 build
+        // has no rounding instruction, so `floor` would be a call.)
         let index = |axis: usize| {
-            let v = t[axis].floor();
+            let v = t[axis];
             (v >= 0.0 && v < self.cubes[axis] as Real).then_some(v as usize)
         };
         // Outside the cubes: farther than `reach` from every box.
