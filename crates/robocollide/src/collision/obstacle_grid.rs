@@ -165,8 +165,8 @@ pub(super) struct NearObstacles {
     obstacles: usize,
     /// Per slot, all its blocks (for a centre the grid cannot place).
     pub(super) blocks_of: Vec<Vec<usize>>,
-    /// Per block, whether it is one of these (the others are visited in turn).
-    pub(super) covered: Vec<bool>,
+    /// The blocks that are none of these (visited in turn, after the listed ones).
+    pub(super) uncovered: Vec<usize>,
 }
 
 impl NearObstacles {
@@ -195,14 +195,15 @@ impl NearObstacles {
         let obstacles = bodies.len();
         let mut table = vec![usize::MAX; groups.len() * obstacles];
         let mut blocks_of = vec![Vec::new(); groups.len()];
-        let mut covered = vec![false; links.len()];
+        let mut uncovered = Vec::new();
         for (i, link) in links.iter().enumerate() {
             if let Some((group, body, _, _)) = link {
                 let slot = groups.iter().position(|g| g == group)?;
                 let o = bodies.iter().position(|b| b == body)?;
                 table[slot * obstacles + o] = i;
                 blocks_of[slot].push(i);
-                covered[i] = true;
+            } else {
+                uncovered.push(i);
             }
         }
         Some(Self {
@@ -211,7 +212,7 @@ impl NearObstacles {
             table,
             obstacles,
             blocks_of,
-            covered,
+            uncovered,
         })
     }
 

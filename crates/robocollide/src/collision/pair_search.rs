@@ -341,8 +341,8 @@ impl PairSearch {
                 }
             }
         }
-        for i in 0..n {
-            if !near.covered[i] && i != first && visit(i, best) {
+        for &i in &near.uncovered {
+            if i != first && visit(i, best) {
                 return;
             }
         }
