@@ -27,8 +27,11 @@ pub(super) struct ObstacleGrid {
     /// The grid's lowest corner, and the inverse of its cubes' side.
     origin: Point3,
     inverse_side: Real,
-    /// Cubes along each axis.
+    /// Cubes along each axis, and the same counts as reals (for the index test, which a
+    /// conversion per axis would slow: an unsigned 64-bit conversion is several instructions
+    /// on baseline x86-64).
     cubes: [usize; 3],
+    cubes_real: [Real; 3],
     /// Per cube (x fastest), its obstacles: `obstacles[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     obstacles: Vec<u32>,
@@ -117,6 +120,7 @@ impl ObstacleGrid {
             origin: Point3::from(low),
             inverse_side: 1.0 / side,
             cubes,
+            cubes_real: cubes.map(|n| n as Real),
             starts,
             obstacles,
             reach,
@@ -137,11 +141,12 @@ impl ObstacleGrid {
         if !(t.x.is_finite() && t.y.is_finite() && t.z.is_finite()) {
             return None;
         }
-        // (`v as usize` truncates, which is the floor for `v ≥ 0`; the baseline x86-64 build
-        // has no rounding instruction, so `floor` would be a call.)
+        // (`v as u32` truncates, which is the floor for `0 ≤ v < cubes`, a few dozen at most;
+        // the baseline x86-64 build has no rounding instruction, so `floor` would be a call,
+        // and a conversion to 64-bit unsigned several instructions.)
         let index = |axis: usize| {
             let v = t[axis];
-            (v >= 0.0 && v < self.cubes[axis] as Real).then_some(v as usize)
+            (v >= 0.0 && v < self.cubes_real[axis]).then_some(v as u32 as usize)
         };
         // Outside the cubes: farther than `reach` from every box.
         let (Some(x), Some(y), Some(z)) = (index(0), index(1), index(2)) else {
