@@ -19,8 +19,24 @@ fn root() -> PathBuf {
 /// by up to `step`: the motion check's "free" must agree with the guaranteed sweep (both ways)
 /// and with 400 samples along the motion.
 fn agree(cell: &Cell, spread: f64, step: f64, count: usize, seed: u64) -> (usize, usize) {
+    agree_tuned(cell, spread, step, count, seed, None)
+}
+
+/// [`agree`], the motion check tuned for a planner's step if given (a motion longer than 1.5
+/// of them is certified in pieces).
+fn agree_tuned(
+    cell: &Cell,
+    spread: f64,
+    step: f64,
+    count: usize,
+    seed: u64,
+    planner_step: Option<f64>,
+) -> (usize, usize) {
     let mut checker = CellChecker::new(cell, true);
     let mut motion = MotionCheck::new(&checker);
+    if let Some(planner_step) = planner_step {
+        motion.set_planner_step(planner_step);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let home: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
     let dof = cell.robots[0].model.dof();
@@ -115,6 +131,21 @@ fn the_panda_in_motionbenchmaker_scenes_never_gets_a_false_free() {
     }
 }
 
+/// Long motions (joints moving up to 1.5 rad, most ~2 rad long or more) with the check tuned
+/// for 0.3 rad planner steps, so that they are certified in pieces of at most 0.45 rad: the
+/// same agreement with the sweep and the samples, both answers occurring.
+#[test]
+fn long_motions_certified_in_pieces_agree_with_the_sweep() {
+    let (mut free, mut blocked) = (0, 0);
+    for (k, scene) in ["table_pick", "bookshelf_small", "cage"].iter().enumerate() {
+        let cell = panda_in_scene(scene);
+        let (f, b) = agree_tuned(&cell, 2.0, 1.5, 60, 50 + k as u64, Some(0.3));
+        free += f;
+        blocked += b;
+    }
+    assert!(free > 5 && blocked > 5, "free {free}, blocked {blocked}");
+}
+
 /// The culled contact and closest-pair searches (link spheres against each obstacle's exact
 /// box or cylinder, sphere–solid kernels) against every pair's distance, on the Panda in one
 /// scene of each MotionBenchMaker family.
@@ -206,6 +237,8 @@ fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64) {
         let trajectory =
             Trajectory::new(vec![], vec![0.0, 1.0], vec![qa.clone(), qb.clone()]).unwrap();
         let mode = SweepMode::Guaranteed { min_interval: 1e-6 };
+        // (Long motions are certified in pieces: pieces of 0.45 rad for 0.3 rad steps.)
+        motion.set_planner_step(if step > 0.5 { 0.3 } else { 1.0 });
         let report = sweep(&mut checker, &trajectory, mode, |_, _| {}).unwrap();
         if report.first_collision.is_none() {
             continue;

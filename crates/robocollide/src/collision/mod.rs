@@ -25,6 +25,7 @@ mod pose;
 mod rake;
 mod report;
 mod solid_distance;
+mod start_measure;
 mod sweep;
 mod trajectory;
 
@@ -33,7 +34,7 @@ pub use limit_certificate::self_pairs_apart_within_limits;
 pub use motion_bound::MotionBound;
 pub use motion_check::{MAX_MOTION_EVALUATIONS, MotionCheck};
 pub use pose::CellPose;
-pub use rake::{RAKE_SPACING, RAKE_SPACING_PER_STEP};
+pub use rake::{PIECE_STEPS, RAKE_SPACING, RAKE_SPACING_PER_STEP};
 pub use report::{AllowedLinkPair, CheckReport, Element, PairReport, RobotSummary};
 #[cfg(feature = "parallel")]
 pub use sweep::sweep_parallel;

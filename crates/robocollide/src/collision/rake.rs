@@ -30,6 +30,12 @@ pub const RAKE_SPACING: Real = RAKE_SPACING_PER_STEP;
 /// Most intervals a long motion's interior points divide it into.
 const MAX_RAKE_INTERVALS: usize = 64;
 
+/// Longest piece a longer motion is certified in, in planner steps (see [`rake_pieces`]; the
+/// pieces are a power of two, so they may be down to half of it). Chosen on MotionBenchMaker
+/// (0.5 rad steps) against 0.5, 1 and 2 steps (benches/README.md, session 33); below 1, a
+/// planner's own full steps would be cut in two.
+pub const PIECE_STEPS: Real = 1.5;
+
 /// Whether a culled contact search at an interior point of `qa → qb` finds contact, the points
 /// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Expects `qb` posed and
 /// leaves it posed when it finds no contact.
@@ -40,13 +46,7 @@ pub(super) fn rake_finds_contact(
     qb: &[Real],
     spacing: Real,
 ) -> bool {
-    let length = qa
-        .iter()
-        .zip(qb)
-        .map(|(a, b)| (b - a) * (b - a))
-        .sum::<Real>()
-        .sqrt();
-    let intervals = rake_intervals(length, spacing);
+    let intervals = rake_intervals(joint_space_length(qa, qb), spacing);
     if intervals == 0 {
         return false;
     }
@@ -73,6 +73,38 @@ fn rake_intervals(length: Real, spacing: Real) -> usize {
         return 0;
     }
     (spans.min(MAX_RAKE_INTERVALS as Real) as usize).next_power_of_two()
+}
+
+/// How many equal pieces a motion of joint-space `length` is certified in, at most
+/// `piece_length` long each where the rake allows: a power of two dividing the rake's intervals
+/// ([`rake_intervals`] for `spacing`), so that every piece's end is one of the rake's points
+/// (`i/pieces = (i·intervals/pieces)/intervals` exactly, the same bits), found free of contact
+/// before any piece is certified. 1 for a motion the rake leaves alone, or one no longer than
+/// `piece_length`.
+///
+/// Why pieces: a motion's certificate costs more than its length's share. Its bounds grow with
+/// the length, so fewer blocks are certified by their gaps at the ends and more pairs go to
+/// bisection; on MotionBenchMaker a shortcut of ~2.3 rad took ~170 µs as one motion against
+/// ~15 µs for a 0.5 rad planner step (benches/README.md, session 33).
+pub(super) fn rake_pieces(length: Real, spacing: Real, piece_length: Real) -> usize {
+    let intervals = rake_intervals(length, spacing);
+    let pieces = (length / piece_length).ceil();
+    // (NaN gives one piece.)
+    if intervals == 0 || pieces.is_nan() || pieces <= 1.0 {
+        return 1;
+    }
+    (pieces.min(intervals as Real) as usize)
+        .next_power_of_two()
+        .min(intervals)
+}
+
+/// A motion's joint-space length (Euclidean, in the configuration's units).
+pub(super) fn joint_space_length(qa: &[Real], qb: &[Real]) -> Real {
+    qa.iter()
+        .zip(qb)
+        .map(|(a, b)| (b - a) * (b - a))
+        .sum::<Real>()
+        .sqrt()
 }
 
 /// `1 … intervals − 1`, those with the most trailing zeros (the coarsest) first, each level in
@@ -108,6 +140,42 @@ mod tests {
         assert_eq!(rake_intervals(Real::NAN, spacing), 0);
         assert_eq!(rake_intervals(1.0, Real::NAN), 0);
         assert_eq!(rake_intervals(Real::INFINITY, spacing), MAX_RAKE_INTERVALS);
+    }
+
+    #[test]
+    fn pieces_end_on_rake_points() {
+        let spacing = RAKE_SPACING_PER_STEP * 0.5;
+        // A planner step or less: one piece.
+        assert_eq!(rake_pieces(0.5, spacing, 0.5), 1);
+        assert_eq!(rake_pieces(0.3, spacing, 0.5), 1);
+        // Longer: pieces of at most a step, a power of two.
+        assert_eq!(rake_pieces(0.7, spacing, 0.5), 2);
+        assert_eq!(rake_pieces(2.3, spacing, 0.5), 8);
+        assert_eq!(rake_pieces(4.2, spacing, 0.5), 16);
+        for length in [0.41, 0.6, 0.99, 1.7, 3.3, 6.0, 40.0, 1e9, Real::INFINITY] {
+            let (pieces, intervals) = (
+                rake_pieces(length, spacing, 0.5),
+                rake_intervals(length, spacing),
+            );
+            assert!(pieces.is_power_of_two(), "{length}");
+            assert_eq!(intervals % pieces, 0, "{length}: {pieces} of {intervals}");
+            if length.is_finite() && pieces < intervals {
+                assert!(length / pieces as Real <= 0.5, "{length}");
+            }
+        }
+        // Where the rake searches nothing, or a length or piece cannot be measured: one.
+        assert_eq!(rake_pieces(0.7, RAKE_SPACING, 0.1), 1);
+        assert_eq!(rake_pieces(Real::NAN, spacing, 0.5), 1);
+        assert_eq!(rake_pieces(2.0, spacing, Real::NAN), 1);
+        assert_eq!(rake_pieces(2.0, spacing, 0.0), rake_intervals(2.0, spacing));
+        // The piece ends are rake points, bit for bit.
+        for (intervals, pieces) in [(8usize, 2usize), (16, 8), (64, 16), (4, 4)] {
+            for i in 1..pieces {
+                let piece = i as Real / pieces as Real;
+                let rake = (i * intervals / pieces) as Real / intervals as Real;
+                assert_eq!(piece.to_bits(), rake.to_bits());
+            }
+        }
     }
 
     #[test]
