@@ -18,6 +18,7 @@
 //! thousands; the recent ones are as likely to be asked for as any).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::math::Real;
 
@@ -28,7 +29,7 @@ pub const MAX_KEPT_VALUES: usize = 1 << 20;
 #[derive(Debug, Clone, Default)]
 pub(super) struct EndGaps {
     /// Slot by the configuration's hash (a hash shared by two configurations keeps the last).
-    slots: HashMap<u64, usize>,
+    slots: HashMap<u64, usize, BuildHasherDefault<KeyIsHash>>,
     /// Per slot, the configuration (its exact bits decide a match) and the blocks' gaps and
     /// whether each is exact.
     configurations: Vec<u64>,
@@ -91,6 +92,28 @@ impl EndGaps {
         self.gaps.extend_from_slice(gaps);
         self.exact.extend_from_slice(exact);
         self.slots.insert(hash(q), slot);
+    }
+}
+
+/// The map's hasher: its keys are already hashes ([`hash`]), taken as they are (the standard
+/// SipHash of a key cost as much as the configuration's own hash, on every motion check).
+#[derive(Debug, Clone, Copy, Default)]
+struct KeyIsHash(u64);
+
+impl Hasher for KeyIsHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here; anything else is folded in FNV-1a's way.
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
     }
 }
 

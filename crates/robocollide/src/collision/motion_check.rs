@@ -240,11 +240,18 @@ impl MotionCheck {
         }
         // The end first: a planner's extensions mostly end in contact (four in five on
         // MotionBenchMaker), which the culled contact search finds fastest; then interior
-        // points (a full step's midpoint, more for a long motion).
-        if checker.contact_at(qb)
+        // points (a full step's midpoint, more for a long motion). An end kept from a
+        // certified motion (a tree's node: a connect walk's last step, a shortcut) was found
+        // free of contact then. (These searches only refuse early: the certificate measures
+        // every pair it does not certify at both ends, so it finds a contact at `qb` too.)
+        let known_free = self.end_gaps.find(qb).is_some();
+        if (!known_free && checker.contact_at(qb))
             || rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
         {
             return false;
+        }
+        if known_free {
+            checker.pose(qb);
         }
         let length = joint_space_length(qa, qb);
         let pieces = rake_pieces(length, self.rake_spacing, self.piece_length);
@@ -293,7 +300,8 @@ impl MotionCheck {
     }
 
     /// The certificate of [`Self::free`] for validated configurations, `qb` posed (every body
-    /// placed) and found free of contact.
+    /// placed; a contact there fails the certificate like any other, but the end's contact
+    /// search has usually refused such a motion sooner).
     fn certify(
         &mut self,
         checker: &mut CellChecker<'_>,
