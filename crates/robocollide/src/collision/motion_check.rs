@@ -74,7 +74,8 @@ use super::start_measure::StartMeasure;
 use crate::geom::Aabb;
 use crate::math::{Real, larger};
 
-/// Most midpoints one motion check evaluates before giving up (answer: not certified).
+/// Most midpoints one motion check evaluates before giving up (answer: not certified), a long
+/// motion's pieces together.
 pub const MAX_MOTION_EVALUATIONS: usize = 4096;
 
 /// A stretch `[s₀, s₁]` of the motion still to certify: its pairs are `active[first..end]`,
@@ -144,6 +145,8 @@ pub struct MotionCheck {
     /// (scratch).
     piece_length: Real,
     piece_ends: (Vec<Real>, Vec<Real>),
+    /// Midpoints the current motion check may still evaluate.
+    budget: usize,
 }
 
 impl MotionCheck {
@@ -205,6 +208,7 @@ impl MotionCheck {
             rake_spacing: RAKE_SPACING,
             piece_length: PIECE_STEPS,
             piece_ends: (Vec::new(), Vec::new()),
+            budget: MAX_MOTION_EVALUATIONS,
         }
     }
 
@@ -253,6 +257,7 @@ impl MotionCheck {
         if known_free {
             checker.pose(qb);
         }
+        self.budget = MAX_MOTION_EVALUATIONS;
         let length = joint_space_length(qa, qb);
         let pieces = rake_pieces(length, self.rake_spacing, self.piece_length);
         if pieces == 1 {
@@ -474,7 +479,6 @@ impl MotionCheck {
         // Level by level, coarse to fine (every stretch of one length before any half of
         // them): a motion in contact between its free ends is found at the first level whose
         // midpoints reach the contact, not after the stretches before it are certified.
-        let mut budget = MAX_MOTION_EVALUATIONS;
         while !self.level.is_empty() {
             self.next_level.clear();
             self.next_active.clear();
@@ -502,10 +506,10 @@ impl MotionCheck {
                     continue;
                 }
                 let mid = 0.5 * (s0 + s1);
-                if s1 - s0 < 2.0 * min_step || mid <= s0 || mid >= s1 || budget == 0 {
+                if s1 - s0 < 2.0 * min_step || mid <= s0 || mid >= s1 || self.budget == 0 {
                     return false;
                 }
-                budget -= 1;
+                self.budget -= 1;
                 self.q.clear();
                 self.q
                     .extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * mid));
