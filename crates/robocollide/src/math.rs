@@ -33,6 +33,12 @@ pub fn larger(a: Real, b: Real) -> Real {
     if a > b { a } else { b }
 }
 
+/// Squared Euclidean distance between two configurations (the sum taken in joint order).
+#[inline]
+pub(crate) fn squared_distance(a: &[Real], b: &[Real]) -> Real {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
+
 /// `x` clamped to `[-h, h]` (`h >= 0`) by two comparisons: `f64::clamp` without its check
 /// that the bounds are ordered.
 #[inline]

@@ -67,8 +67,8 @@ use super::motion_blocks::{Block, MotionBlocks};
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::rake::{
-    PIECE_STEPS, RAKE_SPACING, RAKE_SPACING_PER_STEP, joint_space_length, rake_finds_contact,
-    rake_pieces,
+    PIECE_STEPS, RAKE_SPACING, RAKE_SPACING_PER_STEP, joint_space_length, point_on_motion,
+    rake_finds_contact, rake_pieces,
 };
 use super::start_measure::StartMeasure;
 use crate::geom::Aabb;
@@ -271,12 +271,11 @@ impl MotionCheck {
         start.extend_from_slice(qa);
         let mut free = true;
         for i in 1..=pieces {
-            end.clear();
             if i == pieces {
+                end.clear();
                 end.extend_from_slice(qb);
             } else {
-                let s = i as Real / pieces as Real;
-                end.extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * s));
+                point_on_motion(&mut end, qa, qb, i as Real / pieces as Real);
             }
             checker.pose(&end);
             if !self.certify_kept(checker, &start, &end, min_step * pieces as Real) {
@@ -510,9 +509,7 @@ impl MotionCheck {
                     return false;
                 }
                 self.budget -= 1;
-                self.q.clear();
-                self.q
-                    .extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * mid));
+                point_on_motion(&mut self.q, qa, qb, mid);
                 checker.pose(&self.q);
                 let at_mid = self.chord.snapshot(checker);
                 let half = 0.5 * (s1 - s0);

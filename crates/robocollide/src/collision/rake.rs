@@ -13,7 +13,7 @@
 //! nothing about the stretches between them, so the certificate is still needed.
 
 use super::checker::CellChecker;
-use crate::math::Real;
+use crate::math::{Real, squared_distance};
 
 /// Joint-space length (rad, or m for prismatic joints) per contact search at a long motion's
 /// interior points, as a fraction of the planner's step: every motion of at least 0.8 steps gets
@@ -51,9 +51,7 @@ pub(super) fn rake_finds_contact(
         return false;
     }
     for i in coarse_to_fine(intervals) {
-        let s = i as Real / intervals as Real;
-        q.clear();
-        q.extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * s));
+        point_on_motion(q, qa, qb, i as Real / intervals as Real);
         if checker.contact_at(q) {
             return true;
         }
@@ -100,11 +98,15 @@ pub(super) fn rake_pieces(length: Real, spacing: Real, piece_length: Real) -> us
 
 /// A motion's joint-space length (Euclidean, in the configuration's units).
 pub(super) fn joint_space_length(qa: &[Real], qb: &[Real]) -> Real {
-    qa.iter()
-        .zip(qb)
-        .map(|(a, b)| (b - a) * (b - a))
-        .sum::<Real>()
-        .sqrt()
+    squared_distance(qa, qb).sqrt()
+}
+
+/// The configuration at parameter `s` of the motion `qa → qb`, into `q`: `qa + (qb − qa)·s`.
+/// The rake's points, a long motion's piece ends and bisection's midpoints all come from here,
+/// so a piece's end is a rake point bit for bit.
+pub(super) fn point_on_motion(q: &mut Vec<Real>, qa: &[Real], qb: &[Real], s: Real) {
+    q.clear();
+    q.extend(qa.iter().zip(qb).map(|(a, b)| a + (b - a) * s));
 }
 
 /// `1 … intervals − 1`, those with the most trailing zeros (the coarsest) first, each level in

@@ -18,10 +18,11 @@ use rand_chacha::ChaCha8Rng;
 
 use super::dynamic_domain::DynamicDomain;
 use super::halton::Halton;
-use super::tree::{Tree, distance2};
+use super::tree::Tree;
 use super::validity::Validity;
 use crate::error::{Error, Result};
 use crate::math::Real;
+use crate::math::squared_distance;
 
 /// Planner parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,13 +105,13 @@ pub struct Plan {
 
 fn length(path: &[Vec<Real>]) -> Real {
     path.windows(2)
-        .map(|w| distance2(&w[0], &w[1]).sqrt())
+        .map(|w| squared_distance(&w[0], &w[1]).sqrt())
         .sum()
 }
 
 /// `from` moved towards `to` by at most `step`.
 fn steer(from: &[Real], to: &[Real], step: Real) -> Vec<Real> {
-    let d = distance2(from, to).sqrt();
+    let d = squared_distance(from, to).sqrt();
     if d <= step {
         return to.to_vec();
     }
@@ -138,7 +139,7 @@ fn extend(
     domain: Option<&DynamicDomain>,
 ) -> Extend {
     let near = tree.nearest(target);
-    if domain.is_some() && distance2(tree.node(near), target).sqrt() > tree.radius(near) {
+    if domain.is_some() && squared_distance(tree.node(near), target).sqrt() > tree.radius(near) {
         return Extend::Outside;
     }
     let q = steer(tree.node(near), target, step);
@@ -154,7 +155,7 @@ fn extend(
             tree.set_radius(near, radius * (1.0 + domain.alpha));
         }
     }
-    let reached = distance2(&q, target) == 0.0;
+    let reached = squared_distance(&q, target) == 0.0;
     let i = tree.push(&q, near);
     if reached {
         Extend::Reached(i)

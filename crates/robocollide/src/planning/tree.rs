@@ -49,7 +49,7 @@ impl Tree {
     }
 
     /// The first node of least squared distance to `q`, the sum over joints taken in joint
-    /// order as [`distance2`] does (so that the winner is the one a plain scan picks).
+    /// order as [`squared_distance`](crate::math::squared_distance) does (so that the winner is the one a plain scan picks).
     pub(super) fn nearest(&self, q: &[Real]) -> usize {
         let mut best = (0, Real::INFINITY);
         if q.len() != self.dof || self.dof == 0 {
@@ -111,18 +111,14 @@ impl Tree {
     }
 }
 
-/// Squared Euclidean distance between two configurations.
-pub(super) fn distance2(a: &[Real], b: &[Real]) -> Real {
-    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::squared_distance;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The blocked scan picks the first node of least `distance2`, as a plain scan does: trees
+    /// The blocked scan picks the first node of least `squared_distance`, as a plain scan does: trees
     /// of every size around the block length, coordinates on a coarse grid (many ties), and a
     /// query equal to a node.
     #[test]
@@ -144,7 +140,8 @@ mod tests {
                     };
                     let plain = (0..tree.len())
                         .min_by(|&i, &j| {
-                            distance2(tree.node(i), &q).total_cmp(&distance2(tree.node(j), &q))
+                            squared_distance(tree.node(i), &q)
+                                .total_cmp(&squared_distance(tree.node(j), &q))
                         })
                         .unwrap();
                     assert_eq!(tree.nearest(&q), plain, "dof {dof}, {n} nodes, {q:?}");
