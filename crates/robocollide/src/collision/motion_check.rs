@@ -254,13 +254,14 @@ impl MotionCheck {
         {
             return false;
         }
-        if known_free {
-            checker.pose(qb);
-        }
         self.budget = MAX_MOTION_EVALUATIONS;
         let length = joint_space_length(qa, qb);
         let pieces = rake_pieces(length, self.rake_spacing, self.piece_length);
         if pieces == 1 {
+            if known_free {
+                // (The end's search, which poses it, was skipped.)
+                checker.pose(qb);
+            }
             return self.certify_kept(checker, qa, qb, min_step);
         }
         // A long motion in pieces, each certified as a motion of its own (its end is a rake
