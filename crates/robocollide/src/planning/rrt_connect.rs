@@ -21,8 +21,7 @@ use super::halton::Halton;
 use super::tree::Tree;
 use super::validity::Validity;
 use crate::error::{Error, Result};
-use crate::math::Real;
-use crate::math::squared_distance;
+use crate::math::{Real, squared_distance};
 
 /// Planner parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -49,7 +49,8 @@ impl Tree {
     }
 
     /// The first node of least squared distance to `q`, the sum over joints taken in joint
-    /// order as [`squared_distance`](crate::math::squared_distance) does (so that the winner is the one a plain scan picks).
+    /// order as [`squared_distance`](crate::math::squared_distance) does (so that the winner is
+    /// the one a plain scan picks).
     pub(super) fn nearest(&self, q: &[Real]) -> usize {
         let mut best = (0, Real::INFINITY);
         if q.len() != self.dof || self.dof == 0 {
@@ -118,9 +119,9 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The blocked scan picks the first node of least `squared_distance`, as a plain scan does: trees
-    /// of every size around the block length, coordinates on a coarse grid (many ties), and a
-    /// query equal to a node.
+    /// The blocked scan picks the first node of least `squared_distance`, as a plain scan does:
+    /// trees of every size around the block length, coordinates on a coarse grid (many ties),
+    /// and a query equal to a node.
     #[test]
     fn nearest_is_the_first_node_of_least_distance() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
