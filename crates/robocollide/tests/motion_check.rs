@@ -206,14 +206,28 @@ fn contact_at_an_end_and_bad_input_are_not_free() {
 fn contact_only_between_free_ends_is_never_free() {
     for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
         for (step, wanted) in [(0.8, 25), (0.2, 10)] {
-            contact_only_inside(scene, step, wanted, 30 + k as u64);
+            contact_only_inside(scene, step, wanted, 30 + k as u64, false);
+        }
+    }
+}
+
+/// The same with both ends known to the check first, as a planner's nodes are: each end is
+/// first reached by a short certified motion, so the check keeps its block gaps (the start's
+/// then lower the bounds the end must meet; the end's contact search is skipped). The motion
+/// and its reverse must still be called blocked.
+#[test]
+fn contact_only_between_certified_ends_is_never_free() {
+    for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
+        for (step, wanted) in [(0.8, 20), (0.4, 20), (0.2, 10)] {
+            contact_only_inside(scene, step, wanted, 60 + k as u64, true);
         }
     }
 }
 
 /// Checks `wanted` random motions of `scene` (joints moving up to `step`) with free ends and
-/// contact inside.
-fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64) {
+/// contact inside; with `known_ends`, only those whose ends are both reached first by a
+/// short certified motion ([`reached`]), each then also checked backwards.
+fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64, known_ends: bool) {
     let cell = panda_in_scene(scene);
     let mut checker = CellChecker::new(&cell, true);
     let mut motion = MotionCheck::new(&checker);
@@ -243,10 +257,21 @@ fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64) {
         if report.first_collision.is_none() {
             continue;
         }
+        if known_ends
+            && !(reached(&mut motion, &mut checker, &qa) && reached(&mut motion, &mut checker, &qb))
+        {
+            continue;
+        }
         assert!(
             !motion.free(&mut checker, &qa, &qb, 1e-6),
             "{scene}, steps of {step}: free, but the sweep finds contact inside: {qa:?} → {qb:?}"
         );
+        if known_ends {
+            assert!(
+                !motion.free(&mut checker, &qb, &qa, 1e-6),
+                "{scene}, steps of {step}: free backwards, but the sweep finds contact: {qb:?} → {qa:?}"
+            );
+        }
         found += 1;
         if found == wanted {
             break;
@@ -256,4 +281,11 @@ fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64) {
         found, wanted,
         "{scene}, steps of {step}: too few with contact only inside"
     );
+}
+
+/// Whether a short motion into `end` (every joint 0.01 rad away) is certified free, after
+/// which `motion` keeps `end`'s block gaps.
+fn reached(motion: &mut MotionCheck, checker: &mut CellChecker, end: &[f64]) -> bool {
+    let near: Vec<f64> = end.iter().map(|x| x + 0.01).collect();
+    motion.free(checker, &near, end, 1e-6)
 }
