@@ -218,15 +218,19 @@ fn contact_only_between_free_ends_is_never_free() {
 #[test]
 fn contact_only_between_certified_ends_is_never_free() {
     for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
-        for (step, wanted) in [(0.8, 20), (0.4, 20), (0.2, 10)] {
+        for (step, wanted) in [(0.8, 20), (0.4, 20), (0.2, 5)] {
             contact_only_inside(scene, step, wanted, 60 + k as u64, true);
         }
     }
 }
 
-/// Checks `wanted` random motions of `scene` (joints moving up to `step`) with free ends and
-/// contact inside; with `known_ends`, only those whose ends are both reached first by a
-/// short certified motion ([`reached`]), each then also checked backwards.
+/// Checks `wanted` random motions of `scene` (joints moving up to `step`; every other draw
+/// moves one joint only) with free ends and contact inside; with `known_ends`, only those
+/// whose ends are both reached first by a short certified motion ([`reached`]), each then
+/// also checked backwards. One joint turning is where the motion bound is nearly tight (a
+/// point on a circle), so a certificate that claims a few centimetres too much fails here;
+/// with every joint moving the bound's slack hides such errors (a start credit 5 cm too large
+/// passed the earlier draws).
 fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64, known_ends: bool) {
     let cell = panda_in_scene(scene);
     let mut checker = CellChecker::new(&cell, true);
@@ -236,10 +240,16 @@ fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64, known_e
     let mut qa: Vec<f64> = cell.robots.iter().flat_map(|r| r.home.clone()).collect();
     let mut qb = qa.clone();
     let mut found = 0;
-    for _ in 0..40_000 {
+    for draw in 0..40_000 {
         for j in 0..dof {
             qa[j] = rng.random_range(-2.5..2.5);
             qb[j] = qa[j] + rng.random_range(-step..step);
+        }
+        if draw % 2 == 1 {
+            let moving = rng.random_range(0..dof);
+            for j in (0..dof).filter(|&j| j != moving) {
+                qb[j] = qa[j];
+            }
         }
         let free_at = |checker: &mut CellChecker, q: &[f64]| {
             checker.pose(q);
