@@ -200,8 +200,9 @@ fn contact_at_an_end_and_bad_input_are_not_free() {
 /// The case a certificate can get wrong: both ends free, contact only in between (a link
 /// through a shelf's board, an arm through itself). In one scene of each MotionBenchMaker
 /// family, random motions with free ends (joints moving up to 0.8 rad, and up to 0.2, a
-/// planner's step) are drawn until 25 (short: 10, they are rarer) are found that the
-/// guaranteed sweep finds in contact; the motion check must call every one of them blocked.
+/// planner's step; every other draw turns one joint only) are drawn until 25 (short: 10,
+/// they are rarer) are found that the guaranteed sweep finds in contact; the motion check
+/// must call every one of them blocked.
 #[test]
 fn contact_only_between_free_ends_is_never_free() {
     for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
