@@ -94,13 +94,18 @@ fn agree_tuned(
 
 /// The Panda (VAMP's spheres, MoveIt's SRDF) in scene 0001 of MotionBenchMaker family `scene`.
 fn panda_in_scene(scene: &str) -> Cell {
-    let panda = root().join("data/robots/panda");
     let scenes = root().join("crates/robocollide/tests/data/mbm_scenes");
+    panda_with(Some(scenes.join(format!("{scene}_scene0001.yaml"))))
+}
+
+/// The Panda (VAMP's spheres, MoveIt's SRDF) in the MoveIt scene at `scene`, or alone.
+fn panda_with(scene: Option<PathBuf>) -> Cell {
+    let panda = root().join("data/robots/panda");
     let (_, cell) = CellSource::read(
         &panda.join("panda_spherized.urdf"),
         &CellOptions {
             srdf: Some(panda.join("panda.srdf")),
-            scene: Some(scenes.join(format!("{scene}_scene0001.yaml"))),
+            scene,
             cylinders_as_capsules: false,
         },
     )
@@ -207,7 +212,14 @@ fn contact_at_an_end_and_bad_input_are_not_free() {
 fn contact_only_between_free_ends_is_never_free() {
     for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
         for (step, wanted) in [(0.8, 25), (0.2, 10)] {
-            contact_only_inside(scene, step, wanted, 30 + k as u64, false);
+            contact_only_inside(
+                &panda_in_scene(scene),
+                scene,
+                step,
+                wanted,
+                30 + k as u64,
+                false,
+            );
         }
     }
 }
@@ -220,21 +232,47 @@ fn contact_only_between_free_ends_is_never_free() {
 fn contact_only_between_certified_ends_is_never_free() {
     for (k, scene) in common::MBM_FAMILIES.iter().enumerate() {
         for (step, wanted) in [(0.8, 20), (0.4, 20), (0.2, 5)] {
-            contact_only_inside(scene, step, wanted, 60 + k as u64, true);
+            contact_only_inside(
+                &panda_in_scene(scene),
+                scene,
+                step,
+                wanted,
+                60 + k as u64,
+                true,
+            );
         }
     }
 }
 
-/// Checks `wanted` random motions of `scene` (joints moving up to `step`; every other draw
-/// moves one joint only) with free ends and contact inside; with `known_ends`, only those
-/// whose ends are both reached first by a short certified motion ([`reached`]), each then
-/// also checked backwards. One joint turning is where the motion bound is nearly tight (a
-/// point on a circle), so a certificate that claims a few centimetres too much fails here;
-/// with every joint moving the bound's slack hides such errors (a start credit 5 cm too large
-/// passed the earlier draws).
-fn contact_only_inside(scene: &str, step: f64, wanted: usize, seed: u64, known_ends: bool) {
-    let cell = panda_in_scene(scene);
-    let mut checker = CellChecker::new(&cell, true);
+/// The same for the Panda alone, so that every contact is the arm's own: the self pairs'
+/// certificate (motion bounds relative to the joints a pair shares, a body far from the
+/// other link certifying all its pairs), with free and with known ends.
+#[test]
+fn self_contact_only_between_free_ends_is_never_free() {
+    let cell = panda_with(None);
+    for known_ends in [false, true] {
+        for (step, wanted) in [(1.2, 10), (0.8, 8)] {
+            contact_only_inside(&cell, "the Panda alone", step, wanted, 90, known_ends);
+        }
+    }
+}
+
+/// Checks `wanted` random motions of the Panda in `cell` (named `scene` in messages; joints
+/// moving up to `step`; every other draw moves one joint only) with free ends and contact
+/// inside; with `known_ends`, only those whose ends are both reached first by a short
+/// certified motion ([`reached`]), each then also checked backwards. One joint turning is
+/// where the motion bound is nearly tight (a point on a circle), so a certificate that claims
+/// a few centimetres too much fails here; with every joint moving the bound's slack hides such
+/// errors (a start credit 5 cm too large passed the earlier draws).
+fn contact_only_inside(
+    cell: &Cell,
+    scene: &str,
+    step: f64,
+    wanted: usize,
+    seed: u64,
+    known_ends: bool,
+) {
+    let mut checker = CellChecker::new(cell, true);
     let mut motion = MotionCheck::new(&checker);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let dof = cell.robots[0].model.dof();
