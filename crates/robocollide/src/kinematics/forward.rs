@@ -15,21 +15,21 @@ use crate::math::{Isometry3, Point3, Real, Vector3};
 
 /// What forward kinematics needs of one joint, precomputed.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Step {
-    parent: usize,
-    child: usize,
-    origin: Frame,
+pub(super) struct Step {
+    pub(super) parent: usize,
+    pub(super) child: usize,
+    pub(super) origin: Frame,
     /// `true` if the origin has no rotation (only its translation needs applying).
-    pure_translation: bool,
+    pub(super) pure_translation: bool,
     /// The origin's rotation when it turns about one coordinate axis (URDF's `rpy` with one
     /// angle, as most arms' joints): applied as two columns mixed instead of a full product.
-    origin_turn: Option<(JointAxis, (Real, Real))>,
-    motion: Motion,
-    order: MotionOrder,
+    pub(super) origin_turn: Option<(JointAxis, (Real, Real))>,
+    pub(super) motion: Motion,
+    pub(super) order: MotionOrder,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Motion {
+pub(super) enum Motion {
     Fixed,
     Revolute(JointAxis, super::tree::Drive),
     Prismatic(Vector3, super::tree::Drive),
@@ -39,9 +39,9 @@ enum Motion {
 /// convenient entry point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ForwardKinematics {
-    base: Frame,
-    steps: Vec<Step>,
-    links: usize,
+    pub(super) base: Frame,
+    pub(super) steps: Vec<Step>,
+    pub(super) links: usize,
 }
 
 impl ForwardKinematics {

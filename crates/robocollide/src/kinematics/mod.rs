@@ -14,10 +14,12 @@ mod chain;
 mod dh;
 mod forward;
 mod frame;
+mod lanes;
 mod tree;
 
 pub use chain::SerialChain;
 pub use dh::{DhConvention, DhJoint, JointKind};
 pub use forward::ForwardKinematics;
 pub use frame::{Frame, JointAxis};
+pub use lanes::{LANES, Lane, LaneFrame, lane_parameter, splat};
 pub use tree::{Joint, KinematicTree, Mimic, MotionOrder};
