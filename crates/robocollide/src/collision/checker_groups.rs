@@ -56,6 +56,21 @@ impl CellChecker<'_> {
         self.pose.solid(self.pose.flat_body(r, b))
     }
 
+    /// Motion group `g`'s robot, and its link with the group's bounding sphere there (centre
+    /// in the link's frame, radius); `None` for a group without one.
+    pub(crate) fn group_link(
+        &self,
+        g: usize,
+    ) -> (usize, Option<(usize, crate::math::Point3, Real)>) {
+        self.pose.motion_group_link(g)
+    }
+
+    /// Body `b` of robot `r` when `r` has no joints (an obstacle: posed once, when the
+    /// checker was built), else `None`.
+    pub(crate) fn obstacle_shape(&self, r: usize, b: usize) -> Option<Shape> {
+        (self.cell().robots[r].model.dof() == 0).then(|| self.pose.shape(self.pose.flat_body(r, b)))
+    }
+
     /// The culling group of body `b` of robot `r`.
     pub(crate) fn body_group(&self, r: usize, b: usize) -> usize {
         self.pose.motion_group_of(self.pose.flat_body(r, b))

@@ -14,6 +14,7 @@ mod chord_certificate;
 mod core;
 mod culling_groups;
 mod end_gaps;
+mod lane_screen;
 mod limit_certificate;
 mod motion_blocks;
 mod motion_bound;

@@ -73,7 +73,7 @@ impl PairBounds {
     }
 
     /// Pair `k`'s motion bound along the current motion.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pair(&self, k: usize) -> Real {
         let [(ra, ia), (rb, ib)] = self.terms[k];
         self.tables[ra][ia] + self.tables[rb][ib]

@@ -60,9 +60,12 @@
 //! cannot be certified before the stretches shrink below `min_step` or the evaluation budget
 //! runs out (a planner then treats it as blocked: never a false "free").
 
+mod bisection;
+
 use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
 use super::end_gaps::EndGaps;
+use super::lane_screen::LaneScreen;
 use super::motion_blocks::{Block, MotionBlocks};
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
@@ -73,21 +76,11 @@ use super::rake::{
 use super::start_measure::StartMeasure;
 use crate::geom::Aabb;
 use crate::math::{Real, larger};
+use bisection::Stretch;
 
 /// Most midpoints one motion check evaluates before giving up (answer: not certified), a long
 /// motion's pieces together.
 pub const MAX_MOTION_EVALUATIONS: usize = 4096;
-
-/// A stretch `[s₀, s₁]` of the motion still to certify: its pairs are `active[first..end]`,
-/// and `ends` the snapshots of its ends in the [`ChordCertificate`].
-#[derive(Debug, Clone, Copy)]
-struct Stretch {
-    s0: Real,
-    s1: Real,
-    first: usize,
-    end: usize,
-    ends: (usize, usize),
-}
 
 /// Reusable state of the motion check for one cell (no allocation per check once warm).
 #[derive(Debug, Clone)]
@@ -129,6 +122,9 @@ pub struct MotionCheck {
     q: Vec<Real>,
     /// The second-order certificate and the sphere centres at the evaluated points.
     chord: ChordCertificate,
+    /// The blocks still open after both ends, settled at points of the motion evaluated
+    /// side by side where the cell allows ([`LaneScreen`]).
+    lanes: Option<LaneScreen>,
     /// The stretches of one length still to certify, and those of half that length.
     level: Vec<Stretch>,
     next_level: Vec<Stretch>,
@@ -180,6 +176,7 @@ impl MotionCheck {
             .collect();
         Self {
             chord: ChordCertificate::new(checker, &bound, members.len()),
+            lanes: LaneScreen::new(checker, &blocks, &block_pairs, members.len()),
             box_blocks,
             other_blocks,
             open_at_b: Vec::new(),
@@ -348,7 +345,10 @@ impl MotionCheck {
         for &(i, group, (r, b), aabb) in &self.box_blocks {
             let (centre, radius) = spheres[group];
             let lower = aabb.sphere_gap(&centre, radius);
-            (self.gaps_b[i], self.exact_b[i]) = if lower > self.block_bounds[i] - self.credit[i] {
+            // (Where the lane screen settles the blocks left open, the link's exact distance
+            // to the obstacle is not worth measuring: the screen's tests are cheaper.)
+            let settled = lower > self.block_bounds[i] - self.credit[i];
+            (self.gaps_b[i], self.exact_b[i]) = if settled || self.lanes.is_some() {
                 (lower, false)
             } else {
                 (checker.group_body_gap(group, r, b), true)
@@ -371,6 +371,21 @@ impl MotionCheck {
                 continue;
             }
             self.open_at_b.push(i);
+        }
+        // The blocks still open, at points of the motion evaluated side by side: on
+        // MotionBenchMaker this settles 95 % of them (the rest go on to the chord tests and
+        // the pairs' distances at both ends).
+        if let Some(lanes) = &mut self.lanes
+            && !self.open_at_b.is_empty()
+        {
+            let motion = (qa, qb);
+            let (open, bounds) = (&mut self.open_at_b, &self.block_bounds);
+            if !lanes.screen(checker, motion, open, bounds, &self.bounds) {
+                return false;
+            }
+            if open.is_empty() {
+                return true;
+            }
         }
         // Every sphere's centre at both ends, for the chord tests.
         self.chord.clear();
@@ -468,97 +483,7 @@ impl MotionCheck {
         if self.active.is_empty() {
             return true;
         }
-        self.level.clear();
-        self.level.push(Stretch {
-            s0: 0.0,
-            s1: 1.0,
-            first: 0,
-            end: self.active.len(),
-            ends: (at_a, at_b),
-        });
-        // Level by level, coarse to fine (every stretch of one length before any half of
-        // them): a motion in contact between its free ends is found at the first level whose
-        // midpoints reach the contact, not after the stretches before it are certified.
-        while !self.level.is_empty() {
-            self.next_level.clear();
-            self.next_active.clear();
-            for index in 0..self.level.len() {
-                let Stretch {
-                    s0,
-                    s1,
-                    first,
-                    end,
-                    ends,
-                } = self.level[index];
-                // Pairs the second-order certificate clears over the whole stretch leave it.
-                self.block.clear();
-                // (Over the whole motion, what the test can do without distances is done.)
-                let whole = s0 == 0.0 && s1 == 1.0;
-                for &(k, d0, d1) in &self.active[first..end] {
-                    if !self
-                        .chord
-                        .certifies(checker, k, ends, s1 - s0, (d0, d1), whole)
-                    {
-                        self.block.push((k, d0, d1));
-                    }
-                }
-                if self.block.is_empty() {
-                    continue;
-                }
-                let mid = 0.5 * (s0 + s1);
-                if s1 - s0 < 2.0 * min_step || mid <= s0 || mid >= s1 || self.budget == 0 {
-                    return false;
-                }
-                self.budget -= 1;
-                point_on_motion(&mut self.q, qa, qb, mid);
-                checker.pose(&self.q);
-                let at_mid = self.chord.snapshot(checker);
-                let half = 0.5 * (s1 - s0);
-                self.mids.clear();
-                for &(k, _, _) in &self.block {
-                    // (Only ≤ 0 matters for a pair in contact: no depth; a lower bound
-                    // certifies as well as the distance, if less often.)
-                    let dm = checker.contact_distance(k);
-                    if dm <= 0.0 {
-                        return false;
-                    }
-                    self.mids.push(dm);
-                }
-                let left_start = self.next_active.len();
-                for (&(k, d0, _), &dm) in self.block.iter().zip(&self.mids) {
-                    if !certified(d0, dm, self.pair_bounds[k] * half) {
-                        self.next_active.push((k, d0, dm));
-                    }
-                }
-                let right_start = self.next_active.len();
-                for (&(k, _, d1), &dm) in self.block.iter().zip(&self.mids) {
-                    if !certified(dm, d1, self.pair_bounds[k] * half) {
-                        self.next_active.push((k, dm, d1));
-                    }
-                }
-                if right_start > left_start {
-                    self.next_level.push(Stretch {
-                        s0,
-                        s1: mid,
-                        first: left_start,
-                        end: right_start,
-                        ends: (ends.0, at_mid),
-                    });
-                }
-                if self.next_active.len() > right_start {
-                    self.next_level.push(Stretch {
-                        s0: mid,
-                        s1,
-                        first: right_start,
-                        end: self.next_active.len(),
-                        ends: (at_mid, ends.1),
-                    });
-                }
-            }
-            std::mem::swap(&mut self.level, &mut self.next_level);
-            std::mem::swap(&mut self.active, &mut self.next_active);
-        }
-        true
+        self.bisect(checker, (qa, qb), (at_a, at_b), min_step)
     }
 
     /// Every robot's suffix table and every group's largest body bound for `qa → qb`.

@@ -87,6 +87,19 @@ impl CellPose {
         self.motion.as_ref().unwrap_or(&self.search).body_group[b]
     }
 
+    /// Motion group `g`'s robot, and its link with the bounding sphere fixed there (`None`
+    /// for a group without one).
+    pub(in crate::collision) fn motion_group_link(
+        &self,
+        g: usize,
+    ) -> (usize, Option<(usize, Point3, Real)>) {
+        let group = &self.motion.as_ref().unwrap_or(&self.search).groups[g];
+        (
+            group.robot,
+            group.link.map(|l| (l, group.center, group.radius)),
+        )
+    }
+
     /// World bounding sphere of motion group `g` (infinite radius: never culled): placed by
     /// [`Self::place_motion_groups`] or, before that call, computed now.
     #[inline]

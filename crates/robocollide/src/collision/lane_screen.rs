@@ -1,0 +1,515 @@
+//! [`LaneScreen`]: the motion check's blocks left open by their bounds at the motion's ends,
+//! settled at [`LANES`] points of the motion evaluated side by side, before any of their pairs
+//! is measured exactly.
+//!
+//! Certificate (first order, as [`MotionCheck`](super::MotionCheck)'s): along `qa → qb` no
+//! point of a pair's bodies moves relative to the other body further than the pair's motion
+//! bound `λ` times the stretch's length in the parameter. The lanes sit at the midpoints
+//! `sᵢ = (i + ½)/LANES` of `LANES` equal stretches ([`lane_parameter`]), so every `s` of the
+//! motion is within `1/(2·LANES)` of one of them, and a pair whose distance at every lane
+//! exceeds `λ/(2·LANES)` is free on the whole motion. A block is certified whole when its
+//! link's bounding sphere (a lower bound on every pair's distance) clears the obstacle, or the
+//! other link's sphere, by the block's bound over `2·LANES` in every lane; else pair by pair.
+//! A pair in contact at a lane (distance `≤ 0`) is a contact on the motion: the motion is
+//! blocked. A block with a pair neither clear nor in contact is left to the exact certificate.
+//!
+//! Rounding: the lanes' frames come from [`ForwardKinematics::forward_lanes_into`], whose
+//! points differ from the exact points of the motion by ~10⁻¹⁵ of the reach (tested below
+//! 10⁻¹²), and the distances here add a few roundings of the same size. Every "clear" test
+//! asks for `margin = 10⁻⁹ · scale` more (`scale` bounds every coordinate involved: the
+//! obstacles' extent and the robot's reach), so a pair is certified only when it is clear
+//! with that room to spare; a "contact" answer may be a false positive by as much (allowed:
+//! the planner treats the motion as blocked).
+//!
+//! Handled: one robot with joints in the cell, sphere bodies on links whose motion groups
+//! have a bounding sphere fixed in the link, and obstacles (bodies of robots without joints)
+//! that are spheres, boxes or flat-capped cylinders. Every other block is left to the exact
+//! certificate. Units: metres.
+
+use super::checker::CellChecker;
+use super::motion_blocks::Block;
+use super::pair_bounds::PairBounds;
+use crate::geom::Shape;
+use crate::kinematics::{JointKind, LANES, Lane, LaneFrame};
+use crate::math::{Point3, Real, Vector3};
+use crate::robot::BodyShape;
+
+/// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
+/// slot in the per-motion cache of placed centres.
+#[derive(Debug, Clone, Copy)]
+struct LinkSphere {
+    link: usize,
+    centre: Point3,
+    radius: Real,
+    slot: usize,
+}
+
+/// An obstacle's solid, as the lanes measure it.
+#[derive(Debug, Clone)]
+enum Solid {
+    Ball {
+        centre: Vector3,
+        radius: Real,
+    },
+    /// `rows`: the box's axes (world), `half`: its half-extents along them.
+    Box {
+        centre: Vector3,
+        rows: [Vector3; 3],
+        half: [Real; 3],
+    },
+    /// `axis`: unit, from the centre; `half`: half the length.
+    Cylinder {
+        centre: Vector3,
+        axis: Vector3,
+        half: Real,
+        radius: Real,
+    },
+}
+
+/// How one block is screened.
+#[derive(Debug, Clone)]
+enum Test {
+    /// A link's spheres against obstacles: the link's bounding sphere against the block's
+    /// lone obstacle first when it has one, then each pair `(k, sphere, solid)`.
+    World {
+        whole: Option<(LinkSphere, usize)>,
+        pairs: Vec<(usize, LinkSphere, usize)>,
+    },
+    /// Two links of the robot: their bounding spheres; then each run of pairs that share
+    /// a first sphere, that sphere against the other link's bounding sphere; then each pair
+    /// `(k, sphere, sphere)` of the run.
+    Links {
+        whole: (LinkSphere, LinkSphere),
+        runs: Vec<(LinkSphere, LinkSphere, std::ops::Range<usize>)>,
+        pairs: Vec<(usize, LinkSphere, LinkSphere)>,
+    },
+    /// Left to the exact certificate.
+    Exact,
+}
+
+/// The lane screen of one cell's motion check (see the module docs).
+#[derive(Debug, Clone)]
+pub(super) struct LaneScreen {
+    robot: usize,
+    tests: Vec<Test>,
+    solids: Vec<Solid>,
+    margin: Real,
+    lanes: Lanes,
+}
+
+/// The current motion's link frames at the lanes, and the sphere centres placed so far.
+#[derive(Debug, Clone)]
+struct Lanes {
+    frames: Vec<LaneFrame>,
+    scratch: Vec<(Lane, Lane)>,
+    /// By slot, with the stamp of the motion they were placed for.
+    placed: Vec<(u64, [Lane; 3])>,
+    stamp: u64,
+}
+
+impl LaneScreen {
+    /// The screen of `blocks` (pairs `block_pairs`, between `group_count` motion groups), or
+    /// `None` when the cell is not one the screen handles (see the module docs) or no block
+    /// is.
+    pub(super) fn new(
+        checker: &CellChecker<'_>,
+        blocks: &[Block],
+        block_pairs: &[usize],
+        group_count: usize,
+    ) -> Option<Self> {
+        let cell = checker.cell();
+        let mut moving = (0..cell.robots.len()).filter(|&r| cell.robots[r].model.dof() > 0);
+        let robot = moving.next()?;
+        if moving.next().is_some() {
+            return None;
+        }
+        let model = &cell.robots[robot].model;
+        let mut scale = model.tree().base.translation.vector.norm();
+        for joint in model.tree().joints() {
+            scale += joint.origin.translation.vector.norm();
+            if joint.kind == Some(JointKind::Prismatic) {
+                let (min, max) = joint.limits?;
+                scale += min.abs().max(max.abs());
+            }
+        }
+        let mut slots = 0;
+        let mut slot = || {
+            slots += 1;
+            slots - 1
+        };
+        let spheres: Vec<Option<LinkSphere>> = model
+            .bodies
+            .iter()
+            .map(|body| match &body.shape {
+                BodyShape::Sphere { center, radius } => Some(LinkSphere {
+                    link: center.frame,
+                    centre: center.at,
+                    radius: *radius,
+                    slot: slot(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let reach = spheres
+            .iter()
+            .flatten()
+            .map(|s| s.centre.coords.norm() + s.radius)
+            .fold(0.0, Real::max);
+        scale += reach;
+        let groups: Vec<Option<LinkSphere>> = (0..group_count)
+            .map(|g| match checker.group_link(g) {
+                (r, Some((link, centre, radius))) if r == robot => Some(LinkSphere {
+                    link,
+                    centre,
+                    radius,
+                    slot: slot(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let mut solids = Vec::new();
+        let mut solid_of = std::collections::HashMap::new();
+        let mut solid = |r: usize, b: usize| -> Option<usize> {
+            if let Some(&i) = solid_of.get(&(r, b)) {
+                return Some(i);
+            }
+            let found = Solid::of(&checker.obstacle_shape(r, b)?)?;
+            solids.push(found);
+            solid_of.insert((r, b), solids.len() - 1);
+            Some(solids.len() - 1)
+        };
+        let pairs = checker.pairs();
+        let tests: Vec<Test> = blocks
+            .iter()
+            .map(|block| {
+                let ks = &block_pairs[block.pairs.clone()];
+                let test = if block.relative.is_some() {
+                    let whole = (groups[block.groups.0]?, groups[block.groups.1]?);
+                    let pairs = ks.iter().map(|&k| {
+                        let p = &pairs[k];
+                        (p.robot_a == robot && p.robot_b == robot).then_some(())?;
+                        let other = groups[checker.body_group(robot, p.body_b)]?;
+                        Some(((p.body_a, k), spheres[p.body_a]?, spheres[p.body_b]?, other))
+                    });
+                    let mut pairs: Vec<_> = pairs.collect::<Option<_>>()?;
+                    pairs.sort_by_key(|p| p.0);
+                    let mut runs: Vec<(LinkSphere, LinkSphere, std::ops::Range<usize>)> =
+                        Vec::new();
+                    for (i, &((body, _), a, _, other)) in pairs.iter().enumerate() {
+                        match runs.last_mut() {
+                            Some((_, _, run)) if pairs[run.start].0.0 == body => run.end = i + 1,
+                            _ => runs.push((a, other, i..i + 1)),
+                        }
+                    }
+                    Test::Links {
+                        whole,
+                        runs,
+                        pairs: pairs
+                            .into_iter()
+                            .map(|((_, k), a, b, _)| (k, a, b))
+                            .collect(),
+                    }
+                } else {
+                    let whole = block
+                        .obstacle
+                        .and_then(|(g, (r, b))| Some((groups[g]?, solid(r, b)?)));
+                    let pairs = ks.iter().map(|&k| {
+                        let p = &pairs[k];
+                        let ((rs, bs), (ro, bo)) = if p.robot_a == robot {
+                            ((p.robot_a, p.body_a), (p.robot_b, p.body_b))
+                        } else {
+                            ((p.robot_b, p.body_b), (p.robot_a, p.body_a))
+                        };
+                        (rs == robot && ro != robot).then_some(())?;
+                        Some((k, spheres[bs]?, solid(ro, bo)?))
+                    });
+                    Test::World {
+                        whole,
+                        pairs: pairs.collect::<Option<_>>()?,
+                    }
+                };
+                Some(test)
+            })
+            .map(|test: Option<Test>| test.unwrap_or(Test::Exact))
+            .collect();
+        if tests.iter().all(|t| matches!(t, Test::Exact)) {
+            return None;
+        }
+        scale += solids.iter().map(Solid::extent).fold(0.0, Real::max);
+        Some(Self {
+            robot,
+            tests,
+            solids,
+            margin: 1e-9 * scale,
+            lanes: Lanes {
+                frames: Vec::new(),
+                scratch: Vec::new(),
+                placed: vec![(0, [[0.0; LANES]; 3]); slots],
+                stamp: 0,
+            },
+        })
+    }
+
+    /// Screens the blocks `open` of the motion `qa → qb` (whole-cell configurations) at the
+    /// lanes, `block_bounds` and `bounds` its bounds: the blocks certified leave `open`.
+    /// `false` when a pair is in contact at a lane (the motion is blocked).
+    pub(super) fn screen(
+        &mut self,
+        checker: &CellChecker<'_>,
+        (qa, qb): (&[Real], &[Real]),
+        open: &mut Vec<usize>,
+        block_bounds: &[Real],
+        bounds: &PairBounds,
+    ) -> bool {
+        let model = &checker.cell().robots[self.robot].model;
+        let ends = (
+            checker.robot_q(qa, self.robot),
+            checker.robot_q(qb, self.robot),
+        );
+        let lanes = &mut self.lanes;
+        model.forward_kinematics().forward_lanes_into(
+            ends.0,
+            ends.1,
+            &mut lanes.frames,
+            &mut lanes.scratch,
+        );
+        lanes.stamp += 1;
+        let (solids, margin) = (&self.solids, self.margin);
+        let per_bound = 0.5 / LANES as Real;
+        let mut kept = 0;
+        for index in 0..open.len() {
+            let i = open[index];
+            let verdict = match &self.tests[i] {
+                Test::Exact => Verdict::Open,
+                Test::World { whole, pairs } => {
+                    let whole_clear = whole.is_some_and(|(link, s)| {
+                        let room = link.radius + block_bounds[i] * per_bound + margin;
+                        clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
+                    });
+                    if whole_clear {
+                        Verdict::Free
+                    } else {
+                        let bound = |k| bounds.pair(k) * per_bound + margin;
+                        lanes.world_pairs(pairs, solids, bound)
+                    }
+                }
+                Test::Links { whole, runs, pairs } => {
+                    let block_room = block_bounds[i] * per_bound + margin;
+                    let (a, b) = *whole;
+                    if clear(
+                        &lanes.squared_distances(&a, &b),
+                        a.radius + b.radius + block_room,
+                    ) {
+                        Verdict::Free
+                    } else {
+                        let bound = |k| bounds.pair(k) * per_bound + margin;
+                        let mut verdict = Verdict::Free;
+                        for (a, other, run) in runs {
+                            let room = a.radius + other.radius + block_room;
+                            if clear(&lanes.squared_distances(a, other), room) {
+                                continue;
+                            }
+                            match lanes.link_pairs(&pairs[run.clone()], bound) {
+                                Verdict::Free => {}
+                                Verdict::Open => verdict = Verdict::Open,
+                                Verdict::Contact => {
+                                    verdict = Verdict::Contact;
+                                    break;
+                                }
+                            }
+                        }
+                        verdict
+                    }
+                }
+            };
+            match verdict {
+                Verdict::Contact => return false,
+                Verdict::Free => {}
+                Verdict::Open => {
+                    open[kept] = i;
+                    kept += 1;
+                }
+            }
+        }
+        open.truncate(kept);
+        true
+    }
+}
+
+impl Lanes {
+    /// The verdict on a link's pairs with obstacles; `room(k)` is what pair `k` must clear
+    /// beyond touching.
+    fn world_pairs(
+        &mut self,
+        pairs: &[(usize, LinkSphere, usize)],
+        solids: &[Solid],
+        room: impl Fn(usize) -> Real,
+    ) -> Verdict {
+        let mut verdict = Verdict::Free;
+        for &(k, sphere, s) in pairs {
+            let gaps = solids[s].squared_gaps(self.centre(&sphere));
+            if !clear(&gaps, sphere.radius + room(k)) {
+                if !clear(&gaps, sphere.radius) {
+                    return Verdict::Contact;
+                }
+                verdict = Verdict::Open;
+            }
+        }
+        verdict
+    }
+
+    /// The verdict on sphere pairs between two links (`room` as above).
+    fn link_pairs(
+        &mut self,
+        pairs: &[(usize, LinkSphere, LinkSphere)],
+        room: impl Fn(usize) -> Real,
+    ) -> Verdict {
+        let mut verdict = Verdict::Free;
+        for &(k, a, b) in pairs {
+            let gaps = self.squared_distances(&a, &b);
+            let touch = a.radius + b.radius;
+            if !clear(&gaps, touch + room(k)) {
+                if !clear(&gaps, touch) {
+                    return Verdict::Contact;
+                }
+                verdict = Verdict::Open;
+            }
+        }
+        verdict
+    }
+
+    /// The world centre of `sphere` in every lane (placed once per motion).
+    #[inline]
+    fn centre(&mut self, sphere: &LinkSphere) -> &[Lane; 3] {
+        self.place(sphere);
+        &self.placed[sphere.slot].1
+    }
+
+    /// Places `sphere`'s centre in every lane unless it is placed for this motion.
+    #[inline]
+    fn place(&mut self, sphere: &LinkSphere) {
+        let (stamp, centre) = &mut self.placed[sphere.slot];
+        if *stamp != self.stamp {
+            self.frames[sphere.link].apply_into(&sphere.centre, centre);
+            *stamp = self.stamp;
+        }
+    }
+
+    /// The squared distances of two spheres' centres in every lane.
+    #[inline]
+    fn squared_distances(&mut self, a: &LinkSphere, b: &LinkSphere) -> Lane {
+        self.place(a);
+        self.place(b);
+        squared_distances(&self.placed[a.slot].1, &self.placed[b.slot].1)
+    }
+}
+
+/// A block's or pair's outcome at the lanes.
+enum Verdict {
+    Free,
+    Open,
+    Contact,
+}
+
+/// Whether every lane's squared distance exceeds `room²` (`room ≥ 0`).
+#[inline(always)]
+fn clear(squared: &Lane, room: Real) -> bool {
+    let limit = room * room;
+    squared.iter().fold(true, |all, &d| all & (d > limit))
+}
+
+/// Squared distances between two points per lane.
+#[inline(always)]
+fn squared_distances(a: &[Lane; 3], b: &[Lane; 3]) -> Lane {
+    let mut out = [0.0; LANES];
+    for (l, out) in out.iter_mut().enumerate() {
+        let (x, y, z) = (a[0][l] - b[0][l], a[1][l] - b[1][l], a[2][l] - b[2][l]);
+        *out = x * x + y * y + z * z;
+    }
+    out
+}
+
+impl Solid {
+    /// The solid of an obstacle's shape, if the lanes measure it.
+    fn of(shape: &Shape) -> Option<Self> {
+        Some(match shape {
+            Shape::Sphere(s) => Solid::Ball {
+                centre: s.center().coords,
+                radius: s.radius(),
+            },
+            Shape::Box(b) => Solid::Box {
+                centre: b.center().coords,
+                rows: std::array::from_fn(|i| b.axis(i)),
+                half: std::array::from_fn(|i| b.half_extents()[i]),
+            },
+            Shape::Cylinder(c) => Solid::Cylinder {
+                centre: (c.axis().a().coords + c.axis().b().coords) * 0.5,
+                axis: c.unit_axis(),
+                half: 0.5 * c.length(),
+                radius: c.radius(),
+            },
+            _ => return None,
+        })
+    }
+
+    /// How far from the origin the solid reaches.
+    fn extent(&self) -> Real {
+        match self {
+            Solid::Ball { centre, radius } => centre.norm() + radius,
+            Solid::Box { centre, half, .. } => centre.norm() + half.iter().sum::<Real>(),
+            Solid::Cylinder {
+                centre,
+                half,
+                radius,
+                ..
+            } => centre.norm() + half + radius,
+        }
+    }
+
+    /// The squared distance from the point of each lane to the solid (0 inside).
+    #[inline(always)]
+    fn squared_gaps(&self, p: &[Lane; 3]) -> Lane {
+        let mut out = [0.0; LANES];
+        match self {
+            Solid::Ball { centre, radius } => {
+                for (l, out) in out.iter_mut().enumerate() {
+                    let v = [p[0][l] - centre.x, p[1][l] - centre.y, p[2][l] - centre.z];
+                    let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                    let outside = (norm - radius).max(0.0);
+                    *out = outside * outside;
+                }
+            }
+            Solid::Box { centre, rows, half } => {
+                for (l, out) in out.iter_mut().enumerate() {
+                    let v = [p[0][l] - centre.x, p[1][l] - centre.y, p[2][l] - centre.z];
+                    for (row, h) in rows.iter().zip(half) {
+                        let along = row.x * v[0] + row.y * v[1] + row.z * v[2];
+                        let outside = (along.abs() - h).max(0.0);
+                        *out += outside * outside;
+                    }
+                }
+            }
+            Solid::Cylinder {
+                centre,
+                axis,
+                half,
+                radius,
+            } => {
+                for (l, out) in out.iter_mut().enumerate() {
+                    let v = [p[0][l] - centre.x, p[1][l] - centre.y, p[2][l] - centre.z];
+                    let along = axis.x * v[0] + axis.y * v[1] + axis.z * v[2];
+                    let w = [
+                        v[0] - along * axis.x,
+                        v[1] - along * axis.y,
+                        v[2] - along * axis.z,
+                    ];
+                    let across = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+                    let beyond_cap = (along.abs() - half).max(0.0);
+                    let beyond_side = (across - radius).max(0.0);
+                    *out = beyond_cap * beyond_cap + beyond_side * beyond_side;
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,115 @@
+//! The motion check's lane screen (`collision::lane_screen`) where its first-order bound is
+//! tight: a sphere swinging on a circle about one revolute joint, whose displacement over a
+//! stretch of the motion is the bound itself (up to the chord's sagitta). A contact placed
+//! exactly between two lanes must never be certified: the lanes on either side see a gap
+//! just under their share of the bound (`λ/(2·LANES)`), so a screen that inflated its tests
+//! by half that share would call the motion free. The Panda's motions (tests/motion_check.rs)
+//! cannot show this: there the bounds' slack hides such an error.
+
+use std::path::PathBuf;
+
+use robocollide::collision::{CellChecker, MotionBound, MotionCheck, SweepMode, Trajectory, sweep};
+use robocollide::robot::Cell;
+
+/// Radius of the circle the sphere's centre moves on, and the sphere's radius (m).
+const ARM: f64 = 0.5;
+const TIP: f64 = 0.0005;
+/// The motions' length (rad): the planner's step on MotionBenchMaker.
+const TURN: f64 = 0.5;
+/// Lanes of the screen (`kinematics::LANES`).
+const LANES: f64 = 8.0;
+
+/// A one-joint arm whose tip sphere swings on a circle of radius `ARM` in the plane z = 0,
+/// and a ball of radius `ball` centred at `centre`.
+fn swing_with_ball(centre: [f64; 3], ball: f64) -> Cell {
+    let folder: PathBuf =
+        std::env::temp_dir().join(format!("robocollide-lanes-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a temporary folder");
+    let robot = format!(
+        "name = \"swing\"\nconvention = \"standard\"\nlinks = [\"base\", \"arm\"]\n\
+         [[joints]]\nname = \"swing\"\na = {ARM}\nalpha = 0.0\nd = 0.0\nlimits = [-7.0, 7.0]\n\
+         [[bodies]]\nname = \"tip\"\nlink = \"arm\"\n\
+         sphere = {{ center = [0.0, 0.0, 0.0], radius = {TIP} }}\n"
+    );
+    std::fs::write(folder.join("swing.toml"), robot).expect("the robot file");
+    let cell = format!(
+        "name = \"swing\"\n[[robots]]\nlabel = \"R1\"\nmodel = \"swing.toml\"\n\
+         [[obstacles]]\nname = \"ball\"\n\
+         sphere = {{ center = [{}, {}, {}], radius = {ball} }}\n",
+        centre[0], centre[1], centre[2]
+    );
+    Cell::parse(&cell, "swing.cell.toml", &folder).expect("the cell")
+}
+
+/// The motion that passes angle `at` at parameter `s` (`qa = at − s·TURN·sign`).
+fn through(at: f64, s: f64, sign: f64) -> (Vec<f64>, Vec<f64>) {
+    (
+        vec![at - s * TURN * sign],
+        vec![at + (1.0 - s) * TURN * sign],
+    )
+}
+
+#[test]
+fn a_contact_between_two_lanes_is_never_certified() {
+    // Lanes on either side of a stretch's end are TURN/(2·LANES) away in angle: their
+    // centres `2·ARM·sin(TURN/(4·LANES))` from the contact point. The radii take a tenth of
+    // that, so those lanes see a gap of nine tenths of it: under the bound's share
+    // `ARM·TURN/(2·LANES)` (which the screen must demand), over 0.8 of it (a screen that
+    // demanded 0.8 of the share would certify the motion).
+    let chord = 2.0 * ARM * (TURN / (4.0 * LANES)).sin();
+    let ball = 0.1 * chord - TIP;
+    let share = ARM * TURN / (2.0 * LANES);
+    assert!(0.9 * chord < share && 0.9 * chord > 0.85 * share);
+    let mut checked = 0;
+    for at in [0.3, 1.9, -2.4] {
+        let cell = swing_with_ball([ARM * f64::cos(at), ARM * f64::sin(at), 0.0], ball);
+        let mut checker = CellChecker::new(&cell, true);
+        let mut motion = MotionCheck::new(&checker);
+        let mut bounds = Vec::new();
+        // Every stretch's end, every lane (a screen whose lanes were shifted by half a
+        // stretch would have its stretch ends there), and near both ends of the motion.
+        let stretches = (1..16).map(|k| k as f64 / (2.0 * LANES));
+        for s in stretches.chain([0.01, 0.99]) {
+            for sign in [1.0, -1.0] {
+                let (qa, qb) = through(at, s, sign);
+                // The library's bound is the swing's arc, nearly exactly.
+                MotionBound::new(&cell).bodies(0, &qa, &qb, &mut bounds);
+                let arc = ARM * TURN;
+                let tight = bounds[0] > (1.0 - 1e-12) * arc && bounds[0] < 1.05 * arc;
+                assert!(tight, "{bounds:?}");
+                let configs = vec![qa.clone(), qb.clone()];
+                let trajectory = Trajectory::new(vec![], vec![0.0, 1.0], configs).unwrap();
+                let mode = SweepMode::Guaranteed { min_interval: 1e-6 };
+                let swept = sweep(&mut checker, &trajectory, mode, |_, _| {}).unwrap();
+                assert!(swept.first_collision.is_some(), "at {at}, s = {s}");
+                assert!(
+                    !motion.free(&mut checker, &qa, &qb, 1e-4),
+                    "at {at}, through s = {s} ({sign}): certified free"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 102);
+}
+
+#[test]
+fn clearance_beyond_the_lanes_share_is_certified() {
+    // The ball just outside the circle: the tip's path keeps three times the bound's share
+    // of the lanes from it, so the motion is free and the check must say so.
+    let share = ARM * TURN / (2.0 * LANES);
+    let ball = 0.01;
+    for at in [0.3, 1.9, -2.4] {
+        let out = ARM + TIP + 3.0 * share + ball;
+        let cell = swing_with_ball([out * f64::cos(at), out * f64::sin(at), 0.0], ball);
+        let mut checker = CellChecker::new(&cell, true);
+        let mut motion = MotionCheck::new(&checker);
+        for k in 0..=8 {
+            let (qa, qb) = through(at, k as f64 / LANES, 1.0);
+            assert!(
+                motion.free(&mut checker, &qa, &qb, 1e-4),
+                "at {at}, s = {k}/8"
+            );
+        }
+    }
+}
