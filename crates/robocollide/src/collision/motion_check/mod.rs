@@ -313,8 +313,6 @@ impl MotionCheck {
     ) -> bool {
         checker.place_motion_groups();
         self.set_motion_bounds(checker, qa, qb);
-        self.chord.set_motion(&self.bound, checker, qa, qb);
-        self.chord.snapshot_groups(checker);
         // Whole blocks next: their groups' gaps at both ends against the block's bound. A
         // gap beyond the bound at one end certifies the whole motion alone (no pair can close
         // it anywhere on the way): no gap measured at a. Most blocks are a link against an
@@ -387,7 +385,10 @@ impl MotionCheck {
                 return true;
             }
         }
-        // Every sphere's centre at both ends, for the chord tests.
+        // Every sphere's centre at both ends, for the chord tests (the groups' too, and the
+        // spheres' curvature bounds, set only for motions that get this far).
+        self.chord.set_motion(&self.bound, checker, qa, qb);
+        self.chord.snapshot_groups(checker);
         self.chord.clear();
         let at_b = self.chord.snapshot(checker);
         checker.pose(qa);
