@@ -379,14 +379,14 @@ impl Lanes {
     }
 
     /// The world centre of `sphere` in every lane (placed once per motion).
-    #[inline]
+    #[inline(always)]
     fn centre(&mut self, sphere: &LinkSphere) -> &[Lane; 3] {
         self.place(sphere);
         &self.placed[sphere.slot].1
     }
 
     /// Places `sphere`'s centre in every lane unless it is placed for this motion.
-    #[inline]
+    #[inline(always)]
     fn place(&mut self, sphere: &LinkSphere) {
         let (stamp, centre) = &mut self.placed[sphere.slot];
         if *stamp != self.stamp {
@@ -396,7 +396,7 @@ impl Lanes {
     }
 
     /// The squared distances of two spheres' centres in every lane.
-    #[inline]
+    #[inline(always)]
     fn squared_distances(&mut self, a: &LinkSphere, b: &LinkSphere) -> Lane {
         self.place(a);
         self.place(b);
