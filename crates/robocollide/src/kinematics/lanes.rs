@@ -8,13 +8,14 @@
 //! within half a stretch of every point of the motion, which is what a motion check built on
 //! them needs (see `collision::lane_screen`).
 //!
-//! A revolute joint's sines and cosines come from two `sin_cos` calls per joint, not one per
-//! lane: the angle at `s₀` and the turn `δ` between neighbouring lanes, each next lane the
-//! previous turned by `δ` (`sin(θ + δ) = sin θ cos δ + cos θ sin δ`, and likewise the cosine).
+//! A revolute joint's sines and cosines come from those of two angles per joint, not one per
+//! lane: the angle at `s₀` (`sin_cos`) and the turn `δ` between neighbouring lanes (its
+//! Taylor series when `|δ| ≤ 1/8`, as on a planner's steps), each next lane the previous
+//! turned by `δ` (`sin(θ + δ) = sin θ cos δ + cos θ sin δ`, and likewise the cosine).
 //! Each turn adds a few units of rounding (relative 2⁻⁵²) to the pair, so after `LANES − 1`
 //! turns the frames differ from the scalar walk's at the same points by ~10⁻¹⁵ of the arm's
 //! reach; the tests bound the difference by 10⁻¹², and the screen that uses the frames
-//! inflates its tests by far more ([`super::super::collision`]'s lane screen). Otherwise the
+//! inflates its tests by far more (`collision::lane_screen`). Otherwise the
 //! products are the scalar walk's ([`ForwardKinematics`]), in the same order.
 //! Units: metres and radians.
 

@@ -43,6 +43,14 @@
 //! [`MotionBound`]'s suffix sums, with lever arms measured at the posed end `qb`: see
 //! `RobotBound::posed_suffixes`).
 //!
+//! Where the cell allows (one robot with joints, sphere bodies; see [`LaneScreen`]), the blocks
+//! the end's gaps leave open are screened next at eight points of the motion evaluated side by
+//! side: a block whose pairs clear their bound's share there (`λ/16`, every point of the motion
+//! being within `1/16` of one of them) is certified, a pair in contact there blocks the motion,
+//! and only the rest (5 % of those blocks on MotionBenchMaker) go on to the stages below, from
+//! the start's gaps on. The end's link–box blocks then keep the box's cheap lower bound instead
+//! of the exact distance, which the screen makes unnecessary.
+//!
 //! A second-order certificate ([`ChordCertificate`], see `chord_bound`) backs the first-order
 //! one at both levels: a block whose groups' spheres, swept along the chords of their centres
 //! and inflated by the chords' largest deviation `A/8` (`A` bounds the centres' second
