@@ -20,10 +20,12 @@ const TURN: f64 = 0.5;
 const LANES: f64 = 8.0;
 
 /// A one-joint arm whose tip sphere swings on a circle of radius `ARM` in the plane z = 0,
-/// and a ball of radius `ball` centred at `centre`.
-fn swing_with_ball(centre: [f64; 3], ball: f64) -> Cell {
+/// and a ball of radius `ball` centred at `centre`. The arm's file is written to a folder of
+/// the test's own (`test`), so that tests running side by side never read a file another is
+/// writing.
+fn swing_with_ball(test: &str, centre: [f64; 3], ball: f64) -> Cell {
     let folder: PathBuf =
-        std::env::temp_dir().join(format!("robocollide-lanes-{}", std::process::id()));
+        std::env::temp_dir().join(format!("robocollide-lanes-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("a temporary folder");
     let robot = format!(
         "name = \"swing\"\nconvention = \"standard\"\nlinks = [\"base\", \"arm\"]\n\
@@ -38,7 +40,10 @@ fn swing_with_ball(centre: [f64; 3], ball: f64) -> Cell {
          sphere = {{ center = [{}, {}, {}], radius = {ball} }}\n",
         centre[0], centre[1], centre[2]
     );
-    Cell::parse(&cell, "swing.cell.toml", &folder).expect("the cell")
+    let cell = Cell::parse(&cell, "swing.cell.toml", &folder).expect("the cell");
+    // (The model is read while parsing: the folder is no longer needed.)
+    let _ = std::fs::remove_dir_all(&folder);
+    cell
 }
 
 /// The motion that passes angle `at` at parameter `s` (`qa = at − s·TURN·sign`).
@@ -62,7 +67,8 @@ fn a_contact_between_two_lanes_is_never_certified() {
     assert!(0.9 * chord < share && 0.9 * chord > 0.85 * share);
     let mut checked = 0;
     for at in [0.3, 1.9, -2.4] {
-        let cell = swing_with_ball([ARM * f64::cos(at), ARM * f64::sin(at), 0.0], ball);
+        let centre = [ARM * f64::cos(at), ARM * f64::sin(at), 0.0];
+        let cell = swing_with_ball("contact", centre, ball);
         let mut checker = CellChecker::new(&cell, true);
         let mut motion = MotionCheck::new(&checker);
         let mut bounds = Vec::new();
@@ -101,7 +107,7 @@ fn clearance_beyond_the_lanes_share_is_certified() {
     let ball = 0.01;
     for at in [0.3, 1.9, -2.4] {
         let out = ARM + TIP + 3.0 * share + ball;
-        let cell = swing_with_ball([out * f64::cos(at), out * f64::sin(at), 0.0], ball);
+        let cell = swing_with_ball("clear", [out * f64::cos(at), out * f64::sin(at), 0.0], ball);
         let mut checker = CellChecker::new(&cell, true);
         let mut motion = MotionCheck::new(&checker);
         for k in 0..=8 {
