@@ -18,8 +18,8 @@
 //! 10⁻¹²), and the distances here add a few roundings of the same size. Every "clear" test
 //! asks for `margin = 10⁻⁹ · scale` more (`scale` bounds every coordinate involved: the
 //! obstacles' extent and the robot's reach), so a pair is certified only when it is clear
-//! with that room to spare; a "contact" answer may be a false positive by as much (allowed:
-//! the planner treats the motion as blocked).
+//! with that room to spare. A "contact" answer (a distance `≤ 0` at a lane, no margin) may
+//! be a false positive by rounding alone (allowed: the planner treats the motion as blocked).
 //!
 //! Handled: one robot with joints in the cell, sphere bodies on links whose motion groups
 //! have a bounding sphere fixed in the link, and obstacles (bodies of robots without joints)
