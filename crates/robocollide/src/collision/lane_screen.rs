@@ -5,7 +5,7 @@
 //! Certificate (first order, as [`MotionCheck`](super::MotionCheck)'s): along `qa → qb` no
 //! point of a pair's bodies moves relative to the other body further than the pair's motion
 //! bound `λ` times the stretch's length in the parameter. The lanes sit at the midpoints
-//! `sᵢ = (i + ½)/LANES` of `LANES` equal stretches ([`lane_parameter`]), so every `s` of the
+//! `sᵢ = (i + ½)/LANES` of `LANES` equal stretches ([`lane_parameter`](crate::kinematics::lane_parameter)), so every `s` of the
 //! motion is within `1/(2·LANES)` of one of them, and a pair whose distance at every lane
 //! exceeds `λ/(2·LANES)` is free on the whole motion. A block is certified whole when its
 //! link's bounding sphere (a lower bound on every pair's distance) clears the obstacle, or the
@@ -13,7 +13,7 @@
 //! A pair in contact at a lane (distance `≤ 0`) is a contact on the motion: the motion is
 //! blocked. A block with a pair neither clear nor in contact is left to the exact certificate.
 //!
-//! Rounding: the lanes' frames come from [`ForwardKinematics::forward_lanes_into`], whose
+//! Rounding: the lanes' frames come from [`forward_lanes_into`](crate::kinematics::ForwardKinematics::forward_lanes_into), whose
 //! points differ from the exact points of the motion by ~10⁻¹⁵ of the reach (tested below
 //! 10⁻¹²), and the distances here add a few roundings of the same size. Every "clear" test
 //! asks for `margin = 10⁻⁹ · scale` more (`scale` bounds every coordinate involved: the

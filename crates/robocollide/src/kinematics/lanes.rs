@@ -32,7 +32,7 @@ pub type Lane = [Real; LANES];
 
 /// The same value in every lane.
 #[inline(always)]
-pub fn splat(x: Real) -> Lane {
+fn splat(x: Real) -> Lane {
     [x; LANES]
 }
 

@@ -21,5 +21,5 @@ pub use chain::SerialChain;
 pub use dh::{DhConvention, DhJoint, JointKind};
 pub use forward::ForwardKinematics;
 pub use frame::{Frame, JointAxis};
-pub use lanes::{LANES, Lane, LaneFrame, lane_parameter, splat};
+pub use lanes::{LANES, Lane, LaneFrame, lane_parameter};
 pub use tree::{Joint, KinematicTree, Mimic, MotionOrder};
