@@ -50,5 +50,6 @@ pub mod report;
 pub mod robot;
 #[cfg(feature = "planning")]
 pub mod validity;
+mod wide;
 
 pub use error::{Error, Result};

@@ -33,6 +33,7 @@ use crate::geom::Shape;
 use crate::kinematics::{JointKind, LANES, Lane, LaneFrame};
 use crate::math::{Point3, Real, Vector3};
 use crate::robot::BodyShape;
+use crate::wide::{WideOp, widest};
 
 /// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
 /// slot in the per-motion cache of placed centres.
@@ -252,8 +253,44 @@ impl LaneScreen {
 
     /// Screens the blocks `open` of the motion `qa → qb` (whole-cell configurations) at the
     /// lanes, `block_bounds` and `bounds` its bounds: the blocks certified leave `open`.
-    /// `false` when a pair is in contact at a lane (the motion is blocked).
+    /// `false` when a pair is in contact at a lane (the motion is blocked). Runs compiled for
+    /// the widest vector instructions available (`simd` feature).
     pub(super) fn screen(
+        &mut self,
+        checker: &CellChecker<'_>,
+        motion: (&[Real], &[Real]),
+        open: &mut Vec<usize>,
+        block_bounds: &[Real],
+        bounds: &PairBounds,
+    ) -> bool {
+        struct Screening<'a, 'c> {
+            screen: &'a mut LaneScreen,
+            checker: &'a CellChecker<'c>,
+            motion: (&'a [Real], &'a [Real]),
+            open: &'a mut Vec<usize>,
+            bounds: (&'a [Real], &'a PairBounds),
+        }
+        impl WideOp for Screening<'_, '_> {
+            type Output = bool;
+            #[inline(always)]
+            fn run(self) -> bool {
+                let (block_bounds, bounds) = self.bounds;
+                let screen = self.screen;
+                screen.screen_lanes(self.checker, self.motion, self.open, block_bounds, bounds)
+            }
+        }
+        widest(Screening {
+            screen: self,
+            checker,
+            motion,
+            open,
+            bounds: (block_bounds, bounds),
+        })
+    }
+
+    /// [`Self::screen`]'s work.
+    #[inline(always)]
+    fn screen_lanes(
         &mut self,
         checker: &CellChecker<'_>,
         (qa, qb): (&[Real], &[Real]),
@@ -267,12 +304,9 @@ impl LaneScreen {
             checker.robot_q(qb, self.robot),
         );
         let lanes = &mut self.lanes;
-        model.forward_kinematics().forward_lanes_into(
-            ends.0,
-            ends.1,
-            &mut lanes.frames,
-            &mut lanes.scratch,
-        );
+        model
+            .forward_kinematics()
+            .walk_lanes(ends, &mut lanes.frames, &mut lanes.scratch);
         lanes.stamp += 1;
         let (solids, margin) = (&self.solids, self.margin);
         let per_bound = 0.5 / LANES as Real;
@@ -282,10 +316,14 @@ impl LaneScreen {
             let verdict = match &self.tests[i] {
                 Test::Exact => Verdict::Open,
                 Test::World { whole, pairs } => {
-                    let whole_clear = whole.is_some_and(|(link, s)| {
-                        let room = link.radius + block_bounds[i] * per_bound + margin;
-                        clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
-                    });
+                    // (Closures here would be compiled apart, with baseline instructions.)
+                    let whole_clear = match *whole {
+                        Some((link, s)) => {
+                            let room = link.radius + block_bounds[i] * per_bound + margin;
+                            clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
+                        }
+                        None => false,
+                    };
                     if whole_clear {
                         Verdict::Free
                     } else {
@@ -339,6 +377,7 @@ impl LaneScreen {
 impl Lanes {
     /// The verdict on a link's pairs with obstacles; `room(k)` is what pair `k` must clear
     /// beyond touching.
+    #[inline(always)]
     fn world_pairs(
         &mut self,
         pairs: &[(usize, LinkSphere, usize)],
@@ -359,6 +398,7 @@ impl Lanes {
     }
 
     /// The verdict on sphere pairs between two links (`room` as above).
+    #[inline(always)]
     fn link_pairs(
         &mut self,
         pairs: &[(usize, LinkSphere, LinkSphere)],

@@ -1,7 +1,8 @@
 //! Forward kinematics at [`LANES`] points of one straight joint-space motion at once: every
 //! link frame as arrays of `LANES` values side by side ([`LaneFrame`]), so that each product
 //! of the walk is one loop over the lanes, which the compiler turns into vector instructions
-//! (two `f64` lanes per SSE2 register on baseline x86-64).
+//! (two `f64` lanes per SSE2 register on baseline x86-64, four with AVX2, which the `simd`
+//! feature uses at run time where the processor has it: `crate::wide`).
 //!
 //! The points are the midpoints of `LANES` equal stretches of the motion `qa → qb`:
 //! `q(sᵢ) = qa + sᵢ (qb − qa)`, `sᵢ = (i + ½) / LANES` ([`lane_parameter`]); together they lie
@@ -23,6 +24,7 @@ use super::forward::{ForwardKinematics, Motion, Step};
 use super::frame::{Frame, JointAxis};
 use super::tree::MotionOrder;
 use crate::math::{Point3, Real};
+use crate::wide::{WideOp, widest};
 
 /// Points evaluated together.
 pub const LANES: usize = 8;
@@ -175,11 +177,36 @@ fn turn(r: &mut [[Lane; 3]; 3], axis: &JointAxis, s: &Lane, c: &Lane) {
 impl ForwardKinematics {
     /// Every link frame at the [`LANES`] points of the motion `qa → qb` (see the module docs)
     /// into `frames` (resized to the link count); `scratch` is reusable. `qa` and `qb` are not
-    /// validated.
+    /// validated. Runs compiled for the widest vector instructions available (`simd` feature).
     pub fn forward_lanes_into(
         &self,
         qa: &[Real],
         qb: &[Real],
+        frames: &mut Vec<LaneFrame>,
+        scratch: &mut Vec<(Lane, Lane)>,
+    ) {
+        struct Walk<'a>(
+            &'a ForwardKinematics,
+            (&'a [Real], &'a [Real]),
+            &'a mut Vec<LaneFrame>,
+            &'a mut Vec<(Lane, Lane)>,
+        );
+        impl WideOp for Walk<'_> {
+            type Output = ();
+            #[inline(always)]
+            fn run(self) {
+                self.0.walk_lanes(self.1, self.2, self.3)
+            }
+        }
+        widest(Walk(self, (qa, qb), frames, scratch))
+    }
+
+    /// [`Self::forward_lanes_into`]'s walk, for callers that run it inside their own
+    /// [`widest`].
+    #[inline(always)]
+    pub(crate) fn walk_lanes(
+        &self,
+        (qa, qb): (&[Real], &[Real]),
         frames: &mut Vec<LaneFrame>,
         scratch: &mut Vec<(Lane, Lane)>,
     ) {
@@ -234,7 +261,7 @@ impl ForwardKinematics {
 /// `(sin δ, cos δ)`: for `|δ| ≤ 1/8` (a lane's share of a planner's step) by their Taylor
 /// series to `δ⁹` and `δ¹⁰`, whose remainders are below `δ¹¹/11! < 10⁻¹⁷`, under the
 /// rounding of the sums (cheaper than the library's `sin_cos`); else by `sin_cos`.
-#[inline]
+#[inline(always)]
 fn small_sin_cos(delta: Real) -> (Real, Real) {
     if delta.abs() > 0.125 {
         return delta.sin_cos();
@@ -247,7 +274,7 @@ fn small_sin_cos(delta: Real) -> (Real, Real) {
 }
 
 /// Sines and cosines of `θ₀, θ₀ + δ, θ₀ + 2δ, …` from those of `θ₀` and `δ`, into `(s, c)`.
-#[inline]
+#[inline(always)]
 fn turns((s0, c0): (Real, Real), (sd, cd): (Real, Real), (s, c): &mut (Lane, Lane)) {
     (s[0], c[0]) = (s0, c0);
     for l in 1..LANES {
