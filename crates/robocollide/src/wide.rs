@@ -2,7 +2,7 @@
 //!
 //! The shipped binaries target baseline x86-64, whose SSE2 registers hold two `f64`; the lane
 //! engine ([`LANES`](crate::kinematics::LANES) values side by side) fills four with AVX2. With
-//! the `simd` feature, [`widest`] checks the processor on each call (pulp's cached detection,
+//! the `simd` feature, [`run_wide`] checks the processor on each call (pulp's cached detection,
 //! a few instructions) and runs the operation inside a function compiled for AVX2 with FMA
 //! when the processor has them, else for the baseline; without the feature it just runs it.
 //! An operation's body and everything on its hot path must be `#[inline(always)]`, and free of
@@ -13,18 +13,18 @@
 //! The results do not depend on the choice: Rust never fuses a product and a sum into one
 //! rounding unless asked (`mul_add`), so every instruction set computes the same values.
 
-/// An operation [`widest`] runs; its [`run`](WideOp::run) must be `#[inline(always)]`.
+/// An operation [`run_wide`] runs; its [`run`](WideOp::run) must be `#[inline(always)]`.
 pub(crate) trait WideOp {
     type Output;
     fn run(self) -> Self::Output;
 }
 
-/// Runs `op` compiled for the widest instructions available (see the module docs).
+/// Runs `op` compiled for AVX2 where the processor has it, else as it is (see the module docs).
 #[inline]
-pub(crate) fn widest<Op: WideOp>(op: Op) -> Op::Output {
+pub(crate) fn run_wide<Op: WideOp>(op: Op) -> Op::Output {
     #[cfg(feature = "simd")]
     {
-        pulp::Arch::new().dispatch(Widest(op))
+        pulp::Arch::new().dispatch(Wide(op))
     }
     #[cfg(not(feature = "simd"))]
     {
@@ -33,10 +33,10 @@ pub(crate) fn widest<Op: WideOp>(op: Op) -> Op::Output {
 }
 
 #[cfg(feature = "simd")]
-struct Widest<Op>(Op);
+struct Wide<Op>(Op);
 
 #[cfg(feature = "simd")]
-impl<Op: WideOp> pulp::WithSimd for Widest<Op> {
+impl<Op: WideOp> pulp::WithSimd for Wide<Op> {
     type Output = Op::Output;
 
     #[inline(always)]

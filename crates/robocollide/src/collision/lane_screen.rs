@@ -33,7 +33,7 @@ use crate::geom::Shape;
 use crate::kinematics::{JointKind, LANES, Lane, LaneFrame};
 use crate::math::{Point3, Real, Vector3};
 use crate::robot::BodyShape;
-use crate::wide::{WideOp, widest};
+use crate::wide::{WideOp, run_wide};
 
 /// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
 /// slot in the per-motion cache of placed centres.
@@ -254,7 +254,7 @@ impl LaneScreen {
     /// Screens the blocks `open` of the motion `qa → qb` (whole-cell configurations) at the
     /// lanes, `block_bounds` and `bounds` its bounds: the blocks certified leave `open`.
     /// `false` when a pair is in contact at a lane (the motion is blocked). Runs compiled for
-    /// the widest vector instructions available (`simd` feature).
+    /// AVX2 where the processor has it (`simd` feature).
     pub(super) fn screen(
         &mut self,
         checker: &CellChecker<'_>,
@@ -279,7 +279,7 @@ impl LaneScreen {
                 screen.screen_lanes(self.checker, self.motion, self.open, block_bounds, bounds)
             }
         }
-        widest(Screening {
+        run_wide(Screening {
             screen: self,
             checker,
             motion,

@@ -24,7 +24,7 @@ use super::forward::{ForwardKinematics, Motion, Step};
 use super::frame::{Frame, JointAxis};
 use super::tree::MotionOrder;
 use crate::math::{Point3, Real};
-use crate::wide::{WideOp, widest};
+use crate::wide::{WideOp, run_wide};
 
 /// Points evaluated together.
 pub const LANES: usize = 8;
@@ -177,7 +177,7 @@ fn turn(r: &mut [[Lane; 3]; 3], axis: &JointAxis, s: &Lane, c: &Lane) {
 impl ForwardKinematics {
     /// Every link frame at the [`LANES`] points of the motion `qa → qb` (see the module docs)
     /// into `frames` (resized to the link count); `scratch` is reusable. `qa` and `qb` are not
-    /// validated. Runs compiled for the widest vector instructions available (`simd` feature).
+    /// validated. Runs compiled for AVX2 where the processor has it (`simd` feature).
     pub fn forward_lanes_into(
         &self,
         qa: &[Real],
@@ -198,11 +198,11 @@ impl ForwardKinematics {
                 self.0.walk_lanes(self.1, self.2, self.3)
             }
         }
-        widest(Walk(self, (qa, qb), frames, scratch))
+        run_wide(Walk(self, (qa, qb), frames, scratch))
     }
 
     /// [`Self::forward_lanes_into`]'s walk, for callers that run it inside their own
-    /// [`widest`].
+    /// [`run_wide`].
     #[inline(always)]
     pub(crate) fn walk_lanes(
         &self,
