@@ -7,6 +7,7 @@
 //! children's; the root is node 0.
 
 use crate::math::Real;
+use crate::wide::{WideOp, run_wide};
 
 /// Nodes per block of [`Tree::lanes`].
 const LANES: usize = 8;
@@ -52,6 +53,21 @@ impl Tree {
     /// order as [`squared_distance`](crate::math::squared_distance) does (so that the winner is
     /// the one a plain scan picks).
     pub(super) fn nearest(&self, q: &[Real]) -> usize {
+        struct Scan<'a>(&'a Tree, &'a [Real]);
+        impl WideOp for Scan<'_> {
+            type Output = usize;
+            #[inline(always)]
+            fn run(self) -> usize {
+                self.0.scan_nearest(self.1)
+            }
+        }
+        run_wide(Scan(self, q))
+    }
+
+    /// [`Self::nearest`]'s scan, compiled for AVX2 where the processor has it
+    /// ([`run_wide`]).
+    #[inline(always)]
+    fn scan_nearest(&self, q: &[Real]) -> usize {
         let mut best = (0, Real::INFINITY);
         if q.len() != self.dof || self.dof == 0 {
             return 0;
