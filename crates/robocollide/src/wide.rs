@@ -6,7 +6,10 @@
 //! a few instructions) and runs the operation inside a function compiled for AVX2 with FMA
 //! when the processor has them, else for the baseline; without the feature it just runs it.
 //! An operation's body and everything on its hot path must be `#[inline(always)]`, and free of
-//! closures: code behind a call that is not inlined keeps the baseline instructions.
+//! closures: code behind a call that is not inlined keeps the baseline instructions. Run so:
+//! the lane walk and screen, the planner's nearest-node scan, posing a cell and the contact
+//! query at one configuration (ARCHITECTURE.md). Not the motion check's certificate as a
+//! whole: forced inline there, its helpers were left out of line and it came out slower.
 //! (AVX-512, eight `f64` per register, measured slower on MotionBenchMaker than AVX2 on this
 //! project's hosts, so pulp's `x86-v4` is not enabled: benches/README.md, session 37.)
 //!

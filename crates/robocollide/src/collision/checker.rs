@@ -17,6 +17,7 @@ use crate::geom::Shape;
 use crate::math::Real;
 use crate::query::{Separation, shape_shape};
 use crate::robot::{BodyShape, Cell};
+use crate::wide::{WideOp, run_wide};
 
 /// One checked pair: `(robot, body)` against `(robot, body)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,7 +293,7 @@ impl<'a> CellChecker<'a> {
     /// Poses every body at `q` (not validated: call [`validate`](Self::validate) first on
     /// untrusted input).
     pub fn pose(&mut self, q: &[Real]) {
-        self.pose.pose(self.cell, q);
+        run_wide(PoseAt(self, q))
     }
 
     /// World shape of body `b` of robot `r` at the last posed configuration.
@@ -319,6 +320,7 @@ impl<'a> CellChecker<'a> {
     /// [`Self::distance`] for a contact test: at most 0 exactly when it is, and when positive
     /// a certified lower bound. Only cylinder–box pairs differ (an overlap proven gives 0, not
     /// its depth; an apart pair GJK's first certified gap beyond the contact rounding).
+    #[inline(always)]
     pub(crate) fn contact_distance(&self, k: usize) -> Real {
         self.pair_distance::<true>(k)
     }
@@ -385,6 +387,12 @@ impl<'a> CellChecker<'a> {
     /// bodies may be left where an earlier pose put them: [`Self::pose`] again before reading
     /// any (it places them). Not validated, as [`Self::pose`].
     pub(crate) fn contact_at(&mut self, q: &[Real]) -> bool {
+        run_wide(ContactAt(self, q))
+    }
+
+    /// [`Self::contact_at`]'s work, inlined into the function [`run_wide`] picks.
+    #[inline(always)]
+    fn contact_at_here(&mut self, q: &[Real]) -> bool {
         self.pose.pose_frames(self.cell, q);
         let n = self.flat_pairs.len();
         for k in self.search.recent_contact_pairs() {
@@ -405,6 +413,7 @@ impl<'a> CellChecker<'a> {
     }
 
     /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs).
+    #[inline(always)]
     fn searched_contact(&self) -> bool {
         debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
@@ -546,6 +555,30 @@ impl<'a> CellChecker<'a> {
             pairs_checked: self.pairs.len(),
             robots: self.robot_summaries(),
         })
+    }
+}
+
+/// [`CellChecker::pose`], as [`run_wide`] runs it.
+struct PoseAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real]);
+
+impl WideOp for PoseAt<'_, '_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        self.0.pose.pose(self.0.cell, self.1);
+    }
+}
+
+/// [`CellChecker::contact_at`], as [`run_wide`] runs it.
+struct ContactAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real]);
+
+impl WideOp for ContactAt<'_, '_, '_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run(self) -> bool {
+        self.0.contact_at_here(self.1)
     }
 }
 

@@ -135,7 +135,7 @@ impl ObstacleGrid {
 
     /// Every obstacle a ball about `centre` of radius up to [`Self::reach`] can touch (some
     /// more); `None` for a centre that is not finite (then any obstacle may be near).
-    #[inline]
+    #[inline(always)]
     pub(super) fn near(&self, centre: &Point3) -> Option<&[u32]> {
         let t = (centre - self.origin) * self.inverse_side;
         if !(t.x.is_finite() && t.y.is_finite() && t.z.is_finite()) {
@@ -144,17 +144,25 @@ impl ObstacleGrid {
         // (`v as u32` truncates, which is the floor for `0 ≤ v < cubes`, a few dozen at most;
         // the baseline x86-64 build has no rounding instruction, so `floor` would be a call,
         // and a conversion to 64-bit unsigned several instructions.)
-        let index = |axis: usize| {
-            let v = t[axis];
-            (v >= 0.0 && v < self.cubes_real[axis]).then_some(v as u32 as usize)
-        };
         // Outside the cubes: farther than `reach` from every box.
-        let (Some(x), Some(y), Some(z)) = (index(0), index(1), index(2)) else {
+        let (Some(x), Some(y), Some(z)) = (
+            cube_index(t.x, self.cubes_real[0]),
+            cube_index(t.y, self.cubes_real[1]),
+            cube_index(t.z, self.cubes_real[2]),
+        ) else {
             return Some(&[]);
         };
         let cube = (z * self.cubes[1] + y) * self.cubes[0] + x;
         Some(&self.obstacles[self.starts[cube] as usize..self.starts[cube + 1] as usize])
     }
+}
+
+/// The cube along one axis holding grid coordinate `v`, if `0 ≤ v < cubes`. (A function,
+/// not a closure: a closure is compiled apart from the wide build of a contact query,
+/// `crate::wide`.)
+#[inline(always)]
+fn cube_index(v: Real, cubes: Real) -> Option<usize> {
+    (v >= 0.0 && v < cubes).then_some(v as u32 as usize)
 }
 
 /// A contact search's link–obstacle blocks (a link's bodies against one obstacle with a

@@ -271,6 +271,7 @@ impl PairSearch {
 
     /// The pair of smallest distance below `start` (`pair == usize::MAX` if none); with
     /// `stop_at_contact`, returns as soon as a block yields a pair at distance ≤ 0.
+    #[inline(always)]
     pub(super) fn search(&self, pose: &CellPose, start: Real, stop_at_contact: bool) -> Closest {
         let mut best = Closest {
             distance: start,
@@ -289,28 +290,14 @@ impl PairSearch {
     /// one yields a pair at distance ≤ 0. (The closest-first order is not for it: its best
     /// stays the tiny window until a contact ends it, so that order culls nothing more, and
     /// costs a square root per block.) A tight loop: most blocks fail the cull test.
+    #[inline(always)]
     fn contact_search(&self, pose: &CellPose, best: &mut Closest) {
         let n = self.blocks.len();
         let first = self.last_contact.0.load(Ordering::Relaxed) % n.max(1);
         let spheres = pose.group_spheres();
-        // A block culled by its groups' spheres, else searched; `true` on contact.
-        let visit = |i: usize, best: &mut Closest| {
-            let (g, h) = self.block_groups[i];
-            let ((ca, ra), (cb, rb)) = (spheres[g], spheres[h]);
-            let reach = best.distance + ra + rb;
-            if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
-                return false;
-            }
-            self.search_near_block::<true>(pose, i, best);
-            if best.distance <= 0.0 {
-                self.last_contact.0.store(i, Ordering::Relaxed);
-                return true;
-            }
-            false
-        };
         let Some(near) = &self.near_obstacles else {
             for i in (first..n).chain(0..first) {
-                if visit(i, best) {
+                if self.visit(pose, i, best) {
                     return;
                 }
             }
@@ -318,34 +305,55 @@ impl PairSearch {
         };
         // The last contact's block, then each link against the obstacles near it (all of
         // them where the grid cannot tell), then the other blocks.
-        if n == 0 || visit(first, best) {
+        if n == 0 || self.visit(pose, first, best) {
             return;
         }
         for (slot, &g) in near.groups.iter().enumerate() {
             let (centre, radius) = spheres[g];
-            let listed = (radius + best.distance <= near.grid.reach())
-                .then(|| near.grid.near(&centre))
-                .flatten();
+            let listed = if radius + best.distance <= near.grid.reach() {
+                near.grid.near(&centre)
+            } else {
+                None
+            };
             if let Some(obstacles) = listed {
                 for &o in obstacles {
                     let i = near.block(slot, o);
-                    if i != usize::MAX && i != first && visit(i, best) {
+                    if i != usize::MAX && i != first && self.visit(pose, i, best) {
                         return;
                     }
                 }
             } else {
                 for &i in &near.blocks_of[slot] {
-                    if i != first && visit(i, best) {
+                    if i != first && self.visit(pose, i, best) {
                         return;
                     }
                 }
             }
         }
         for &i in &near.uncovered {
-            if i != first && visit(i, best) {
+            if i != first && self.visit(pose, i, best) {
                 return;
             }
         }
+    }
+
+    /// The contact search's step: block `i` culled by its groups' spheres, else searched;
+    /// `true` on contact.
+    #[inline(always)]
+    fn visit(&self, pose: &CellPose, i: usize, best: &mut Closest) -> bool {
+        let (g, h) = self.block_groups[i];
+        let spheres = pose.group_spheres();
+        let ((ca, ra), (cb, rb)) = (spheres[g], spheres[h]);
+        let reach = best.distance + ra + rb;
+        if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
+            return false;
+        }
+        self.search_near_block::<true>(pose, i, best);
+        if best.distance <= 0.0 {
+            self.last_contact.0.store(i, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 
     /// The closest-pair search: the block whose group spheres are closest goes first (its
@@ -394,11 +402,9 @@ impl PairSearch {
         let block = &self.blocks[i];
         if let Some((group, body)) = block.solid_side {
             let (centre, radius) = pose.group_sphere(group);
-            let far = |d: Real| d >= best.distance;
-            if pose.fixed_box_bound(body, &centre, radius).is_some_and(far)
-                || pose
-                    .group_sphere_solid_distance(group, body)
-                    .is_some_and(far)
+            let far = best.distance;
+            if matches!(pose.fixed_box_bound(body, &centre, radius), Some(d) if d >= far)
+                || matches!(pose.group_sphere_solid_distance(group, body), Some(d) if d >= far)
             {
                 return;
             }

@@ -14,7 +14,7 @@ impl CellPose {
     /// one is a sphere or capsule and the other a box, or a sphere and a cylinder (a
     /// planner's and a cell's commonest general pairs: no shapes copied, no witnesses);
     /// `None` for any other pair.
-    #[inline]
+    #[inline(always)]
     pub(super) fn core_solid_distance(&self, a: usize, b: usize) -> Option<Real> {
         let (a, b) = if self.cores()[a].general {
             (b, a)
@@ -42,7 +42,7 @@ impl CellPose {
     /// A lower bound on the distance between any body of search group `g` and flat body
     /// `b`: the distance from the group's bounding sphere to `b`'s box or cylinder; `None` for
     /// another shape, `−∞` for a group without a sphere.
-    #[inline]
+    #[inline(always)]
     pub(super) fn group_sphere_solid_distance(&self, g: usize, b: usize) -> Option<Real> {
         self.bounding_sphere_solid_distance(self.group_sphere(g), b)
     }
@@ -54,7 +54,7 @@ impl CellPose {
     }
 
     /// The distance from a group's bounding sphere to flat body `b`'s box or cylinder.
-    #[inline]
+    #[inline(always)]
     fn bounding_sphere_solid_distance(
         &self,
         (center, radius): (Point3, Real),

@@ -83,6 +83,7 @@ impl ForwardKinematics {
     /// Like [`forward_into`](Self::forward_into) but stops after the first `joints` joints of
     /// the topological order (frames of later links are left as they were); `scratch` is a
     /// reusable buffer (no allocation once it has grown).
+    #[inline(always)]
     pub fn forward_prefix_into(
         &self,
         q: &[Real],

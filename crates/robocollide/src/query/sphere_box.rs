@@ -78,6 +78,7 @@ fn clamped(l: &Vector3, h: &Vector3) -> Vector3 {
 
 /// `sphere_box(a, b).distance` without the witness points and normal (the same arithmetic for
 /// the distance, so the same value): for the checker's distance-only queries (planners).
+#[inline(always)]
 pub(crate) fn sphere_box_distance(a: &Sphere, b: &OrientedBox) -> Real {
     let (l, h) = (b.to_local(&a.center()), b.half_extents());
     let excess = clamped(&l, &h) - l;

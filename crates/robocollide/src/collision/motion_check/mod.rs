@@ -121,6 +121,11 @@ pub struct MotionCheck {
     open_at_b: Vec<usize>,
     /// Per block, [`MotionCheck::block_bound`] for the current motion.
     block_bounds: Vec<Real>,
+    /// Per block, its groups (whose largest bounds sum to the bound of a block of two
+    /// robots'), and the self-collision blocks: the bounds are set from these small lists,
+    /// not from the blocks (large, and read whole at every motion they missed the cache).
+    block_groups: Vec<(usize, usize)>,
+    relative_blocks: Vec<usize>,
     /// Blocks not certified by their groups' gaps.
     open_blocks: Vec<usize>,
     /// Per pair, its bound over the whole motion (set for the pairs of open blocks).
@@ -182,6 +187,10 @@ impl MotionCheck {
                 (cell.robots[r].model.dof() > 0).then(|| (g, r, entries.collect()))
             })
             .collect();
+        let block_groups = blocks.iter().map(|block| block.groups).collect();
+        let relative_blocks = (0..blocks.len())
+            .filter(|&i| blocks[i].relative.is_some())
+            .collect();
         Self {
             chord: ChordCertificate::new(checker, &bound, members.len()),
             lanes: LaneScreen::new(checker, &blocks, &block_pairs, members.len()),
@@ -199,6 +208,8 @@ impl MotionCheck {
             credit: Vec::new(),
             end_gaps: EndGaps::default(),
             block_bounds: Vec::new(),
+            block_groups,
+            relative_blocks,
             open_blocks: Vec::new(),
             pair_bounds: vec![0.0; pairs.len()],
             at_a: vec![0.0; pairs.len()],
@@ -327,8 +338,14 @@ impl MotionCheck {
         // obstacle's box, certified so at b by the box's gap to the link's sphere
         // (`Block::gap`'s rule, from the flat list).
         self.block_bounds.clear();
-        for block in &self.blocks {
-            self.block_bounds.push(self.block_bound(block));
+        let group_bounds = &self.group_bounds;
+        self.block_bounds.extend(
+            self.block_groups
+                .iter()
+                .map(|&(g, h)| group_bounds[g] + group_bounds[h]),
+        );
+        for &i in &self.relative_blocks {
+            self.block_bounds[i] = self.block_bound(&self.blocks[i]);
         }
         // A start that was a certified motion's end has its gaps kept: a block needs at b
         // only what the start's gap leaves of its bound (`credit`: that gap, if positive).

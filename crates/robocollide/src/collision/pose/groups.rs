@@ -14,16 +14,24 @@ impl CellPose {
     /// if `None`). In a cell with obstacles, a group of bodies no one link carries gets a
     /// sphere around its posed cores' bounding spheres, recomputed at every pose (so that such
     /// a whole robot can still be culled against a far obstacle).
+    #[inline(always)]
     pub(super) fn place_groups(&mut self, only: Option<usize>) {
         let posed = &mut self.posed;
         let cull = culling_cores(self.world_to_cull, &posed.cores, &self.first_body);
         let groups = &self.search.groups;
-        let mut place = |g: usize| {
-            posed.group_spheres[g] = placed_sphere(&groups[g], &posed.frames, cull);
-        };
+        // (Loops, not a shared closure: a closure is compiled apart from the wide build of
+        // a contact query, `crate::wide`.)
         match only {
-            Some(r) => self.robot_groups[r].iter().for_each(|&g| place(g)),
-            None => (0..groups.len()).for_each(place),
+            Some(r) => {
+                for &g in &self.robot_groups[r] {
+                    posed.group_spheres[g] = placed_sphere(&groups[g], &posed.frames, cull);
+                }
+            }
+            None => {
+                for (sphere, group) in posed.group_spheres.iter_mut().zip(groups) {
+                    *sphere = placed_sphere(group, &posed.frames, cull);
+                }
+            }
         }
     }
 
@@ -144,7 +152,7 @@ impl CellPose {
 
 /// The posed `cores` and each robot's first body, if groups without a link are culled by a
 /// sphere around their robot's cores (`world_to_cull`).
-#[inline]
+#[inline(always)]
 pub(super) fn culling_cores<'c>(
     world_to_cull: bool,
     cores: &'c [Core],
@@ -156,7 +164,7 @@ pub(super) fn culling_cores<'c>(
 /// The world bounding sphere of `group`, from the link `frames`; for a group without a link,
 /// a sphere around its robot's posed cores when `cull` gives them (with each robot's first
 /// body), else an infinite one.
-#[inline]
+#[inline(always)]
 pub(super) fn placed_sphere(
     group: &Group,
     frames: &[Vec<Frame>],

@@ -267,6 +267,7 @@ impl CellPose {
     /// the end again, its start, the end once more, then the same midpoint for the certificate
     /// (bit for bit: both are `qa + (qb − qa)·0.5`). A kept pose whose bodies were left
     /// unplaced ([`Self::pose_frames`]) gets them placed now.
+    #[inline(always)]
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
         self.pose_frames(cell, q);
         self.place_bodies(cell);
@@ -276,6 +277,7 @@ impl CellPose {
     /// [`Self::place_bodies`] (or, one sphere at a time, [`Self::place_body`]). A contact
     /// query settled by a recent contact's pair needs only that pair's two bodies. Until
     /// `place_bodies`, only those placed so may be read.
+    #[inline(always)]
     pub(in crate::collision) fn pose_frames(&mut self, cell: &Cell, q: &[Real]) {
         if self.posed_at(&self.posed, q) {
             return;
@@ -305,6 +307,7 @@ impl CellPose {
 
     /// Places the bodies and search groups of every robot whose frames alone are posed
     /// ([`Self::pose_frames`]).
+    #[inline(always)]
     pub(in crate::collision) fn place_bodies(&mut self, cell: &Cell) {
         for i in 0..self.moving.len() {
             let r = self.moving[i];
@@ -325,7 +328,7 @@ impl CellPose {
     /// Places flat body `b` at the posed frames if it is a sphere of a robot whose bodies
     /// are pending (the same centre [`Self::place_bodies`] gives it); whether `b` is placed
     /// now (`false`: another kind of body still pending).
-    #[inline]
+    #[inline(always)]
     pub(in crate::collision) fn place_body(&mut self, b: usize) -> bool {
         let r = self.body_robot[b];
         if !self.posed.pending[r] {
@@ -341,6 +344,7 @@ impl CellPose {
     }
 
     /// Whether `posed` holds every robot with joints at its values in `q`.
+    #[inline(always)]
     fn posed_at(&self, posed: &Posed, q: &[Real]) -> bool {
         self.moving
             .iter()
@@ -348,6 +352,7 @@ impl CellPose {
     }
 
     /// Poses robot `r`'s link frames at its values `qr`.
+    #[inline(always)]
     fn pose_robot_frames(&mut self, cell: &Cell, r: usize, qr: &[Real]) {
         cell.robots[r]
             .model
@@ -361,6 +366,7 @@ impl CellPose {
     }
 
     /// Places robot `r`'s bodies' cores and solids at its posed frames.
+    #[inline(always)]
     fn place_robot_bodies(&mut self, cell: &Cell, r: usize) {
         let robot = &cell.robots[r];
         let frames = &self.posed.frames[r];
@@ -430,6 +436,7 @@ impl CellPose {
 
     /// An upper bound on the largest absolute coordinate (plus radius) of any posed body: the
     /// robots without joints' part kept from creation, the others' taken from their groups.
+    #[inline(always)]
     pub(super) fn magnitude(&self) -> Real {
         let mut magnitude = self.fixed_magnitude;
         for &r in &self.moving {
@@ -442,6 +449,7 @@ impl CellPose {
 
     /// An upper bound on the largest absolute coordinate (plus radius) of search group `g`'s
     /// posed bodies: its sphere's, or for a group no one link carries, its cores'.
+    #[inline(always)]
     fn group_magnitude(&self, g: usize) -> Real {
         let group = &self.search.groups[g];
         if group.link.is_some() && group.radius.is_finite() {
