@@ -27,10 +27,11 @@ pub fn max_abs(v: &Vector3) -> Real {
 }
 
 /// The larger of `a` and `b` by one comparison (`b` when either is NaN): `f64::max` without
-/// its NaN handling.
+/// its NaN handling. Asked for without a branch (a comparison of loaded values was compiled
+/// to one: on MotionBenchMaker 9 % of the planner's mispredicted branches were here).
 #[inline]
 pub fn larger(a: Real, b: Real) -> Real {
-    if a > b { a } else { b }
+    std::hint::select_unpredictable(a > b, a, b)
 }
 
 /// Squared Euclidean distance between two configurations (the sum taken in joint order).

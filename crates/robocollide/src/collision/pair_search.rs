@@ -345,7 +345,8 @@ impl PairSearch {
         let spheres = pose.group_spheres();
         let ((ca, ra), (cb, rb)) = (spheres[g], spheres[h]);
         let reach = best.distance + ra + rb;
-        if reach.is_finite() && (reach <= 0.0 || (cb - ca).norm_squared() >= reach * reach) {
+        // (One branch for the verdict, not one per test: culled or not is unpredictable.)
+        if reach.is_finite() & ((reach <= 0.0) | ((cb - ca).norm_squared() >= reach * reach)) {
             return false;
         }
         self.search_near_block::<true>(pose, i, best);

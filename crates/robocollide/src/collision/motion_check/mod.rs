@@ -370,19 +370,24 @@ impl MotionCheck {
             let lower = aabb.sphere_gap(&centre, radius);
             // (Where the lane screen settles the blocks left open, the link's exact distance
             // to the obstacle is not worth measuring: the screen's tests are cheaper.)
-            let settled = lower > self.block_bounds[i] - self.credit[i];
-            (self.gaps_b[i], self.exact_b[i]) = if settled || self.lanes.is_some() {
-                (lower, false)
-            } else {
-                (checker.group_body_gap(group, r, b), true)
-            };
+            // (The predictable test first.)
+            (self.gaps_b[i], self.exact_b[i]) =
+                if self.lanes.is_some() || lower > self.block_bounds[i] - self.credit[i] {
+                    (lower, false)
+                } else {
+                    (checker.group_body_gap(group, r, b), true)
+                };
         }
         for &i in &self.other_blocks {
             let need = self.block_bounds[i] - self.credit[i];
             (self.gaps_b[i], self.exact_b[i]) = self.blocks[i].gap(checker, need);
         }
         // (Two-ended: `gap_a + gap_b > bound`, with a kept gap at a, else `gap_b > bound`.)
-        self.open_at_b.clear();
+        // (Without a branch per block: which blocks stay open is not predictable.)
+        let open = &mut self.open_at_b;
+        open.clear();
+        open.resize(self.blocks.len(), 0);
+        let mut count = 0;
         for (i, ((&gap_b, &bound), &credit)) in self
             .gaps_b
             .iter()
@@ -390,11 +395,10 @@ impl MotionCheck {
             .zip(&self.credit)
             .enumerate()
         {
-            if gap_b > bound - credit {
-                continue;
-            }
-            self.open_at_b.push(i);
+            open[count] = i;
+            count += usize::from(!(gap_b > bound - credit));
         }
+        open.truncate(count);
         // The blocks still open, at points of the motion evaluated side by side: on
         // MotionBenchMaker this settles 95 % of them (the rest go on to the chord tests and
         // the pairs' distances at both ends).
