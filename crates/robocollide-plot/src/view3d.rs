@@ -248,10 +248,10 @@ where
         let mut opaque: Option<(Real, Vector3, usize)> = None;
         let mut glass: Vec<(Real, Vector3, usize)> = Vec::new();
         for (i, body) in scene.bodies.iter().enumerate() {
-            if let Some(r) = rects[i] {
-                if u < r[0] || u > r[1] || v < r[2] || v > r[3] {
-                    continue;
-                }
+            if let Some(r) = rects[i]
+                && (u < r[0] || u > r[1] || v < r[2] || v > r[3])
+            {
+                continue;
             }
             if let Some((t, n)) = intersect(&camera.eye, &d, &body.shape, thin, reach) {
                 if body.translucent && !scene.highlight.contains(&i) {
@@ -326,14 +326,14 @@ where
         ))
         .map_err(|e| anyhow!("{e:?}"))?;
     }
-    if let Some((a, b)) = scene.witness {
-        if let (Some(pa), Some(pb)) = (to_px(&Point3::from(a)), to_px(&Point3::from(b))) {
-            area.draw(&PathElement::new(vec![pa, pb], BLACK.stroke_width(3)))
+    if let Some((a, b)) = scene.witness
+        && let (Some(pa), Some(pb)) = (to_px(&Point3::from(a)), to_px(&Point3::from(b)))
+    {
+        area.draw(&PathElement::new(vec![pa, pb], BLACK.stroke_width(3)))
+            .map_err(|e| anyhow!("{e:?}"))?;
+        for p in [pa, pb] {
+            area.draw(&Circle::new(p, 4, BLACK.filled()))
                 .map_err(|e| anyhow!("{e:?}"))?;
-            for p in [pa, pb] {
-                area.draw(&Circle::new(p, 4, BLACK.filled()))
-                    .map_err(|e| anyhow!("{e:?}"))?;
-            }
         }
     }
     for (n, &i) in scene.highlight.iter().enumerate() {

@@ -254,36 +254,36 @@ impl<'a> CellChecker<'a> {
             let tree = robot.model.tree();
             for (i, v) in self.robot_q(q, r).iter().enumerate() {
                 let joint = tree.variable_joint(i);
-                if let Some((lo, hi)) = joint.limits {
-                    if *v < lo || *v > hi {
-                        // In the cell's units, as the user wrote them.
-                        let units = &self.cell.units;
-                        let kind = tree.variable_kind(i);
-                        let scale = units.joint_scale(kind);
-                        let unit = units.joint_unit(kind);
-                        let show = |x: Real| {
-                            let x = x / scale;
-                            let r = (x * 1e6).round() / 1e6;
-                            if r.abs() < 1e12 {
-                                format!("{r}")
-                            } else {
-                                format!("{x:e}")
-                            }
-                        };
-                        out.push(format!(
-                            "{}: joint {}{} = {} {unit} is outside its limits [{}, {}] {unit}",
-                            robot.label,
-                            i + 1,
-                            if joint.name == format!("joint{}", i + 1) {
-                                String::new()
-                            } else {
-                                format!(" ({})", joint.name)
-                            },
-                            show(*v),
-                            show(lo),
-                            show(hi)
-                        ));
-                    }
+                if let Some((lo, hi)) = joint.limits
+                    && (*v < lo || *v > hi)
+                {
+                    // In the cell's units, as the user wrote them.
+                    let units = &self.cell.units;
+                    let kind = tree.variable_kind(i);
+                    let scale = units.joint_scale(kind);
+                    let unit = units.joint_unit(kind);
+                    let show = |x: Real| {
+                        let x = x / scale;
+                        let r = (x * 1e6).round() / 1e6;
+                        if r.abs() < 1e12 {
+                            format!("{r}")
+                        } else {
+                            format!("{x:e}")
+                        }
+                    };
+                    out.push(format!(
+                        "{}: joint {}{} = {} {unit} is outside its limits [{}, {}] {unit}",
+                        robot.label,
+                        i + 1,
+                        if joint.name == format!("joint{}", i + 1) {
+                            String::new()
+                        } else {
+                            format!(" ({})", joint.name)
+                        },
+                        show(*v),
+                        show(lo),
+                        show(hi)
+                    ));
                 }
             }
         }

@@ -213,13 +213,13 @@ impl Trajectory {
                 }
                 values.push(v);
             }
-            if let Some(&prev) = times.last() {
-                if values[0] <= prev {
-                    return Err(err(format!(
-                        "line {line}: time {} does not increase (previous {prev})",
-                        values[0]
-                    )));
-                }
+            if let Some(&prev) = times.last()
+                && values[0] <= prev
+            {
+                return Err(err(format!(
+                    "line {line}: time {} does not increase (previous {prev})",
+                    values[0]
+                )));
             }
             times.push(values[0]);
             configs.push(

@@ -178,12 +178,12 @@ impl KinematicTree {
                     )));
                 }
             }
-            if let Some((lo, hi)) = joint.limits {
-                if lo.is_nan() || hi.is_nan() || lo > hi {
-                    return Err(here(&format!(
-                        "limits [{lo}, {hi}] must be ordered numbers"
-                    )));
-                }
+            if let Some((lo, hi)) = joint.limits
+                && (lo.is_nan() || hi.is_nan() || lo > hi)
+            {
+                return Err(here(&format!(
+                    "limits [{lo}, {hi}] must be ordered numbers"
+                )));
             }
         }
         let roots: Vec<usize> = (0..links.len())

@@ -92,7 +92,7 @@ impl Tree {
 
     pub(super) fn push(&mut self, q: &[Real], parent: usize) -> usize {
         let i = self.len();
-        if i % LANES == 0 {
+        if i.is_multiple_of(LANES) {
             self.lanes.resize(self.lanes.len() + self.dof * LANES, 0.0);
         }
         let block = (i / LANES) * self.dof * LANES;

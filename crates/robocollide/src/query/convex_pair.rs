@@ -51,10 +51,11 @@ pub(crate) fn axial_distance<A: SupportMap, B: SupportMap, C: AsRef<[Vector3]>>(
         let accept = |c: &Certified| c.lower > apart && c.upper - c.lower <= tolerance;
         let (cap_gap, cap) = pair.best_cap_direction();
         let start_gap = pair.gap(start);
-        if cap_gap > start_gap && cap_gap > apart {
-            if let Some(found) = pair.cap_contact(&cap, tolerance) {
-                return found;
-            }
+        if cap_gap > start_gap
+            && cap_gap > apart
+            && let Some(found) = pair.cap_contact(&cap, tolerance)
+        {
+            return found;
         }
         let first = if cap_gap > start_gap { cap } else { *start };
         let mut from = first;

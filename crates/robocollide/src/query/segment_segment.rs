@@ -258,10 +258,10 @@ pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
     let unit = |w: &Vector3| try_normalize(w).unwrap_or_else(Vector3::zeros);
     let (uu, vv) = (unit(u), unit(v));
     let across = uu.cross(&vv);
-    if across.norm() > 1e-6 {
-        if let Some(n) = try_normalize(&across) {
-            return n;
-        }
+    if across.norm() > 1e-6
+        && let Some(n) = try_normalize(&across)
+    {
+        return n;
     }
     if uu != Vector3::zeros() {
         orthogonal_unit(&uu)

@@ -100,12 +100,11 @@ pub fn parse_scene(text: &str, file: &str) -> Result<SceneObjects> {
             .header
             .as_ref()
             .map(|h| h.frame_id.trim_start_matches('/'))
+            && !(frame.is_empty() || frame == "world")
         {
-            if !(frame.is_empty() || frame == "world") {
-                return Err(here(format!(
-                    "header.frame_id `{frame}`: only objects in the world frame are supported"
-                )));
-            }
+            return Err(here(format!(
+                "header.frame_id `{frame}`: only objects in the world frame are supported"
+            )));
         }
         for (what, count) in [
             ("meshes", object.meshes.len()),

@@ -454,10 +454,10 @@ fn select(robots: &[CellRobot], text: &str) -> Result<Vec<(usize, usize)>, Strin
         return Ok(all(r, &|b| b.link == l));
     }
     for (r, robot) in robots.iter().enumerate() {
-        if let Some(body) = text.strip_prefix(&format!("{}-", robot.label)) {
-            if let Some(b) = robot.model.bodies.iter().position(|x| x.name == body) {
-                return Ok(vec![(r, b)]);
-            }
+        if let Some(body) = text.strip_prefix(&format!("{}-", robot.label))
+            && let Some(b) = robot.model.bodies.iter().position(|x| x.name == body)
+        {
+            return Ok(vec![(r, b)]);
         }
     }
     Err(format!(

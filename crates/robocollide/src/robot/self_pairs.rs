@@ -52,14 +52,14 @@ impl SelfPairs {
     ) -> Self {
         let mut allowed: Vec<AllowedLinks> = Vec::new();
         for (child, parent) in parents.iter().enumerate() {
-            if let Some(parent) = *parent {
-                if !check.iter().any(|p| same(*p, (parent, child))) {
-                    allowed.push(AllowedLinks {
-                        a: parent,
-                        b: child,
-                        reason: "adjacent".into(),
-                    });
-                }
+            if let Some(parent) = *parent
+                && !check.iter().any(|p| same(*p, (parent, child)))
+            {
+                allowed.push(AllowedLinks {
+                    a: parent,
+                    b: child,
+                    reason: "adjacent".into(),
+                });
             }
         }
         for &(a, b) in ignore {

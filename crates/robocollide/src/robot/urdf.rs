@@ -141,10 +141,10 @@ pub fn parse_urdf(
             multiplier: m.multiplier.unwrap_or(1.0),
             offset: m.offset.unwrap_or(0.0),
         });
-        if let Some(m) = &mimic {
-            if !joint_names.contains(m.leader.as_str()) {
-                return Err(here(format!("mimic names unknown joint `{}`", m.leader)));
-            }
+        if let Some(m) = &mimic
+            && !joint_names.contains(m.leader.as_str())
+        {
+            return Err(here(format!("mimic names unknown joint `{}`", m.leader)));
         }
         joints.push(Joint {
             limits,

@@ -395,8 +395,10 @@ impl MotionCheck {
             .zip(&self.credit)
             .enumerate()
         {
+            // (A NaN gap or bound leaves the block open.)
+            let certified = gap_b > bound - credit;
             open[count] = i;
-            count += usize::from(!(gap_b > bound - credit));
+            count += usize::from(!certified);
         }
         open.truncate(count);
         // The blocks still open, at points of the motion evaluated side by side: on

@@ -146,11 +146,12 @@ fn general_box_box(
         // GJK terminates on polytopes with its two bounds equal to rounding: then its gap is
         // the exact distance, realised by its witness on a and the point `distance` along the
         // normal (on b to within the bounds' difference).
-        if let Some(g) = gjk_separation(a, b, magnitude) {
-            if g.upper - g.lower <= GJK_EXACT * magnitude && g.lower > 1e-9 * magnitude {
-                return centred(g.point_a, g.point_b, g.lower, g.upper)
-                    .with_contact_rounding(magnitude);
-            }
+        if let Some(g) = gjk_separation(a, b, magnitude)
+            && g.upper - g.lower <= GJK_EXACT * magnitude
+            && g.lower > 1e-9 * magnitude
+        {
+            return centred(g.point_a, g.point_b, g.lower, g.upper)
+                .with_contact_rounding(magnitude);
         }
         if let Some(found) = closest_edges(a, b, gap, &axis, magnitude) {
             return found.with_contact_rounding(magnitude);
@@ -351,10 +352,10 @@ fn closest_edges(
         for (depth, e) in order {
             // Sound pruning: this edge is `depth` below the support plane; the pair's closest
             // point of `from` lies within `best − gap` of it.
-            if let Some((d, ..)) = best {
-                if depth > d - gap {
-                    break;
-                }
+            if let Some((d, ..)) = best
+                && depth > d - gap
+            {
+                break;
             }
             let (i, j) = OrientedBox::EDGES[e];
             let c = closest_to_box(&local[i], &(local[j] - local[i]), &h);

@@ -128,7 +128,7 @@ impl Relative {
         let r = &self.r;
         let (axis, kind) = if k < 6 {
             let i = k / 2;
-            if k % 2 == 0 {
+            if k.is_multiple_of(2) {
                 (Vector3::ith(i, 1.0), AxisKind::FaceOfA(i))
             } else {
                 (r.column(i).into_owned(), AxisKind::FaceOfB(i))
