@@ -212,6 +212,18 @@ mod tests {
         assert!((plain - exact).norm() > 1e3 * (c - exact).norm());
     }
 
+    /// As documented: `b` whenever either is NaN (so a NaN second argument comes back, unlike
+    /// `f64::max`), and `b` for equal values.
+    #[test]
+    fn larger_is_one_comparison_and_gives_b_for_nan() {
+        assert_eq!(larger(2.0, 1.0), 2.0);
+        assert_eq!(larger(1.0, 2.0), 2.0);
+        assert_eq!(larger(Real::NAN, 1.0), 1.0);
+        assert!(larger(1.0, Real::NAN).is_nan());
+        assert_eq!(larger(-0.0, 0.0).to_bits(), 0.0f64.to_bits());
+        assert_eq!(larger(0.0, -0.0).to_bits(), (-0.0f64).to_bits());
+    }
+
     #[test]
     fn clamp_unit_maps_nan_to_zero() {
         assert_eq!(clamp_unit(Real::NAN), 0.0);

@@ -427,9 +427,9 @@ impl PairSearch {
         let mut mask = 0;
         for &(b, m) in members {
             let reach = best + c[b].radius + other.1;
-            if reach > 0.0 && (c[b].start - other.0).norm_squared() < reach * reach {
-                mask |= 1 << m;
-            }
+            // (Without a branch: which members are near is not predictable.)
+            let near = (reach > 0.0) & ((c[b].start - other.0).norm_squared() < reach * reach);
+            mask |= u64::from(near) << m;
         }
         mask
     }
