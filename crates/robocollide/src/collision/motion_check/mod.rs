@@ -74,7 +74,7 @@ use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
 use super::end_gaps::EndGaps;
 use super::lane_screen::LaneScreen;
-use super::motion_blocks::{Block, MotionBlocks};
+use super::motion_blocks::{Block, MotionBlocks, Relative};
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::rake::{
@@ -119,7 +119,8 @@ pub struct MotionCheck {
     end_gaps: EndGaps,
     /// The blocks that gap does not certify alone.
     open_at_b: Vec<usize>,
-    /// Per block, [`MotionCheck::block_bound`] for the current motion.
+    /// Per block, a bound on every pair's motion bound for the current motion (its groups' largest
+    /// body bounds summed; a self-collision block's from [`MotionCheck::relative_block_bound`]).
     block_bounds: Vec<Real>,
     /// Per block, its groups (whose largest bounds sum to the bound of a block of two
     /// robots'), and the self-collision blocks: the bounds are set from these small lists,
@@ -345,7 +346,9 @@ impl MotionCheck {
                 .map(|&(g, h)| group_bounds[g] + group_bounds[h]),
         );
         for &i in &self.relative_blocks {
-            self.block_bounds[i] = self.block_bound(&self.blocks[i]);
+            if let Some(relative) = &self.blocks[i].relative {
+                self.block_bounds[i] = self.relative_block_bound(relative);
+            }
         }
         // A start that was a certified motion's end has its gaps kept: a block needs at b
         // only what the start's gap leaves of its bound (`credit`: that gap, if positive).
@@ -526,19 +529,13 @@ impl MotionCheck {
         }
     }
 
-    /// A bound on the motion bound of every pair of `block`: its groups' largest body bounds
-    /// summed, or for a self-collision block, their largest bounds relative to the joints its
-    /// pairs share.
-    fn block_bound(&self, block: &Block) -> Real {
-        let (g, h) = block.groups;
-        match &block.relative {
-            None => self.group_bounds[g] + self.group_bounds[h],
-            Some(relative) => {
-                let table = self.bounds.table(relative.robot);
-                let [x, y] = &relative.sides;
-                largest(table, x) + largest(table, y)
-            }
-        }
+    /// A bound on the motion bound of every pair of a self-collision block: its groups'
+    /// largest body bounds relative to the joints its pairs share (`relative`). (Another
+    /// block's is its groups' largest body bounds summed, set from `block_groups`.)
+    fn relative_block_bound(&self, relative: &Relative) -> Real {
+        let table = self.bounds.table(relative.robot);
+        let [x, y] = &relative.sides;
+        largest(table, x) + largest(table, y)
     }
 }
 
