@@ -51,8 +51,8 @@ pub struct PlanArgs {
     /// Time limit (s), at most one day.
     #[arg(long, default_value_t = 30.0)]
     time_limit: f64,
-    /// Largest tree edge (rad), in (0, 2π]. Default 1 (VAMP's range) for a cell; 0.5 with
-    /// --problems, which measured faster on MotionBenchMaker's cluttered scenes.
+    /// Largest tree edge (rad), in (0, 2π]. Default 1, VAMP's range (with --problems too,
+    /// where with dynamic domains it measured fastest on MotionBenchMaker).
     #[arg(long)]
     max_step: Option<f64>,
     /// RRT-Connect's iteration limit, 1 to 10 000 000 (the time limit still applies). Default
@@ -62,7 +62,8 @@ pub struct PlanArgs {
     /// Dynamic-domain sampling (Yershova et al. 2005, as VAMP's RRT-Connect): `RADIUS,MIN`
     /// in rad, a node's radius after its first failed extension and the least it shrinks
     /// to; samples farther from their nearest node than its radius are dropped unchecked.
-    /// Default `off` (every sample grown towards): it slowed MotionBenchMaker's search.
+    /// Default `off` for a cell (every sample grown towards); with --problems VAMP's `4,1`,
+    /// which with 1 rad steps took a third off MotionBenchMaker's search times.
     #[arg(long, value_name = "RADIUS,MIN|off")]
     dynamic_domain: Option<String>,
     /// Let the trees alternate instead of growing the smaller one (balanced trees, as VAMP's
@@ -139,7 +140,10 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
             )?,
             max_iterations: max_iterations(args.max_iterations, PROBLEM_SET_ITERATIONS)?,
             seed: args.seed,
-            dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref())?,
+            dynamic_domain: dynamic_domain(
+                args.dynamic_domain.as_deref(),
+                Some(DynamicDomain::VAMP),
+            )?,
             balance: !args.no_balance,
             sampler: sampler(args.sampler, Sampler::Halton),
             json: args.json.as_deref(),
@@ -212,7 +216,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
         )?,
         seed: args.seed,
         time_limit: Duration::from_secs_f64(time_limit),
-        dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref())?,
+        dynamic_domain: dynamic_domain(args.dynamic_domain.as_deref(), None)?,
         balance: !args.no_balance,
         sampler: sampler(args.sampler, Sampler::Uniform),
         ..Default::default()
@@ -366,12 +370,14 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode> {
 /// given up sooner than VAMP gives it up; the time limit still bounds each problem.
 const PROBLEM_SET_ITERATIONS: usize = 1_000_000;
 
-/// `--max-step`'s default with `--problems` (rad). With alternating trees, longer steps ended
-/// more extensions against obstacles far along them (0.5 rad: mean 13 ms against 7.4 ms with
-/// 0.3); with balanced trees and Halton samples 0.5 rad checks the fewest motions of 0.3–0.5
-/// on all 700 problems (mean 273 per problem against 464 with 0.3 rad; search mean 2.0–2.8
-/// against 2.1–3.2 ms; `benches/README.md`, session 24).
-const PROBLEM_SET_STEP: f64 = 0.5;
+/// `--max-step`'s default with `--problems` (rad): VAMP's range. With alternating trees,
+/// longer steps ended more extensions against obstacles far along them (session 24: 0.3 rad
+/// measured best); balanced trees and Halton samples moved that to 0.5 rad, and since the
+/// lane screen (session 36) a longer motion's certificate costs less, so with dynamic
+/// domains ([`DynamicDomain::VAMP`], `--dynamic-domain`'s default here) 1 rad took a third
+/// off the search times of all 700 problems against 0.5 rad without them (`benches/README.md`,
+/// session 39).
+const PROBLEM_SET_STEP: f64 = 1.0;
 
 /// Most iterations `--max-iterations` accepts (a search's trees grow with its iterations; the
 /// time limit usually ends a long search first).
@@ -386,10 +392,13 @@ fn max_iterations(given: Option<usize>, default: usize) -> Result<usize> {
     }
 }
 
-/// `--dynamic-domain`: `RADIUS,MIN` (rad); `off` or absent: none.
-fn dynamic_domain(text: Option<&str>) -> Result<Option<DynamicDomain>> {
+/// `--dynamic-domain`: `RADIUS,MIN` (rad); `off`: none; absent: `default`.
+fn dynamic_domain(
+    text: Option<&str>,
+    default: Option<DynamicDomain>,
+) -> Result<Option<DynamicDomain>> {
     let Some(text) = text else {
-        return Ok(None);
+        return Ok(default);
     };
     if text.trim() == "off" {
         return Ok(None);

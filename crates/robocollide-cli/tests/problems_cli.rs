@@ -100,7 +100,7 @@ fn problems_are_planned_and_certified() {
     );
     assert!(
         stdout.contains(
-            "RRT-Connect: max step 0.5 rad, balanced trees, Halton samples, dynamic domain off"
+            "RRT-Connect: max step 1 rad, balanced trees, Halton samples, dynamic domain radius 4 rad, least 1 rad"
         ),
         "{stdout}"
     );
@@ -122,13 +122,13 @@ fn planner_options_are_passed_to_every_problem() {
             "--max-step",
             "0.3",
             "--dynamic-domain",
-            "4,1",
+            "2,0.5",
         ],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(
-        stdout.contains("RRT-Connect: max step 0.3 rad, alternating trees, uniform (seeded) samples, dynamic domain radius 4 rad, least 1 rad"),
+        stdout.contains("RRT-Connect: max step 0.3 rad, alternating trees, uniform (seeded) samples, dynamic domain radius 2 rad, least 0.5 rad"),
         "{stdout}"
     );
     assert!(

@@ -15,9 +15,9 @@ use robocollide::robot::Cell;
 const ARM: f64 = 0.5;
 const TIP: f64 = 0.0005;
 /// The motions' length (rad): the planner's step on MotionBenchMaker.
-const TURN: f64 = 0.5;
-/// Lanes of the screen (`kinematics::LANES`).
-const LANES: f64 = 8.0;
+const TURN: f64 = 1.0;
+/// Lanes of the screen.
+const LANES: f64 = robocollide::kinematics::LANES as f64;
 
 /// A one-joint arm whose tip sphere swings on a circle of radius `ARM` in the plane z = 0,
 /// and a ball of radius `ball` centred at `centre`. The arm's file is written to a folder of

@@ -20,7 +20,8 @@ use crate::math::{Real, squared_distance};
 /// its midpoint searched, one of 1.2 steps or more its quarter points too. Chosen on
 /// MotionBenchMaker (0.5 rad steps) against 0.2, 0.3, 0.34, 0.5, 0.6 and 0.8 of the step and on the
 /// shipped UR5 cell (1 rad steps) against 0.2, 0.25, 0.3, 0.5, 0.7 and 1 rad (benches/README.md,
-/// RRT-Connect, sessions 19 and 25).
+/// RRT-Connect, sessions 19 and 25); re-checked on MotionBenchMaker with 1 rad steps against
+/// 0.3, 0.5 and 0.6 (session 39).
 pub const RAKE_SPACING_PER_STEP: Real = 0.4;
 
 /// The spacing when no planner step is known: [`RAKE_SPACING_PER_STEP`] of a 1 rad step (the

@@ -28,9 +28,9 @@ use crate::math::{Real, squared_distance};
 pub struct PlannerSettings {
     /// Largest edge length in joint space (rad). Default 1 rad, VAMP's `range`: on the
     /// shipped UR5 + IRB 120 cell's 100 seeded problems it halves the median planning time
-    /// against 0.3 rad (`benches/README.md`). Cluttered scenes may prefer shorter steps:
-    /// `plan --problems` uses 0.5 rad on MotionBenchMaker, with balanced trees. The validity
-    /// is told it ([`Validity::set_planner_step`]).
+    /// against 0.3 rad (`benches/README.md`). `plan --problems` uses it on MotionBenchMaker
+    /// too, with balanced trees, Halton samples and dynamic domains (VAMP's settings). The
+    /// validity is told it ([`Validity::set_planner_step`]).
     pub max_step: Real,
     /// Iteration limit.
     pub max_iterations: usize,

@@ -44,10 +44,11 @@
 //! `RobotBound::posed_suffixes`).
 //!
 //! Where the cell allows (one robot with joints, sphere bodies; see [`LaneScreen`]), the blocks
-//! the end's gaps leave open are screened next at eight points of the motion evaluated side by
-//! side: a block whose pairs clear their bound's share there (`λ/16`, every point of the motion
-//! being within `1/16` of one of them) is certified, a pair in contact there blocks the motion,
-//! and only the rest (5 % of those blocks on MotionBenchMaker) go on to the stages below, from
+//! the end's gaps leave open are screened next at sixteen points of the motion evaluated side by
+//! side: a block whose pairs clear their bound's share there (`λ/32`, every point of the motion
+//! being within `1/32` of one of them) is certified, a pair in contact there blocks the motion,
+//! and only the rest (5 % of those blocks on MotionBenchMaker with session 36's eight points
+//! and 0.5 rad steps) go on to the stages below, from
 //! the start's gaps on. The end's link–box blocks then keep the box's cheap lower bound instead
 //! of the exact distance, which the screen makes unnecessary.
 //!
