@@ -107,6 +107,10 @@ fn regression_numeric_options_are_range_checked() {
             "--dynamic-domain: RADIUS \"x\" is not a number",
         ),
         (
+            &["plan", "--point-shortcuts", "100001"][..],
+            "--point-shortcuts must be between 0 and 100000, got 100001",
+        ),
+        (
             &["avoid", "--duration", "1e9"][..],
             "--duration must be between",
         ),

@@ -123,12 +123,23 @@ fn planner_options_are_passed_to_every_problem() {
             "0.3",
             "--dynamic-domain",
             "2,0.5",
+            "--point-shortcuts",
+            "30",
         ],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(
         stdout.contains("RRT-Connect: max step 0.3 rad, alternating trees, uniform (seeded) samples, dynamic domain radius 2 rad, least 0.5 rad"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("robocollide shortcutting (200 attempts, then 30 between points): 1 solved"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("robocollide path length after shortcutting: median "),
         "{stdout}"
     );
     assert!(

@@ -514,9 +514,11 @@ impl Cell {
     /// returned path is re-verified by the guaranteed sweep. `max_step` is the largest tree
     /// edge (rad; default 1, as the library's `PlannerSettings`); `sampler` is `"uniform"`
     /// (seeded by `seed`) or `"halton"` (the deterministic Halton sequence, as VAMP
-    /// samples); `balance` grows the smaller tree (default) instead of alternating. Raises
-    /// `PlanningError` when no path is found within the limits.
-    #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=1.0, clearance=0.0, sampler="uniform", balance=true))]
+    /// samples); `balance` grows the smaller tree (default) instead of alternating;
+    /// `point_shortcuts` (0 to 100 000, default 0) shortcuts between points inside the
+    /// path's segments after the waypoint shortcuts, for shorter paths at more checking.
+    /// Raises `PlanningError` when no path is found within the limits.
+    #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=1.0, clearance=0.0, sampler="uniform", balance=true, point_shortcuts=0))]
     #[allow(clippy::too_many_arguments)]
     fn plan<'py>(
         &self,
@@ -531,7 +533,16 @@ impl Cell {
         clearance: f64,
         sampler: &str,
         balance: bool,
+        point_shortcuts: i64,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let point_shortcuts = match usize::try_from(point_shortcuts) {
+            Ok(n) if n <= 100_000 => n,
+            _ => {
+                return Err(bad(format!(
+                    "point_shortcuts must be between 0 and 100000, got {point_shortcuts}"
+                )));
+            }
+        };
         let sampler = match sampler {
             "uniform" => Sampler::Uniform,
             "halton" => Sampler::Halton,
@@ -590,6 +601,7 @@ impl Cell {
             time_limit: Duration::from_secs_f64(time_limit),
             sampler,
             balance,
+            point_shortcuts,
             ..Default::default()
         };
         let outcome = py.detach(|| -> robocollide::Result<_> {

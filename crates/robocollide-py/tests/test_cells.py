@@ -163,6 +163,15 @@ def test_plan_takes_the_planner_options(demo):
     assert other["iterations"] == halton["iterations"]
     with pytest.raises(rc.RobocollideError, match='sampler must be "uniform" or "halton", got "sobol"'):
         demo.plan(start, goal, sampler="sobol")
+    # Point shortcuts run after the same search and waypoint shortcuts: never longer.
+    plain = demo.plan(start, goal, seed=4, time_limit=20)
+    cut = demo.plan(start, goal, seed=4, time_limit=20, point_shortcuts=50)
+    assert cut["certified"]
+    assert cut["iterations"] == plain["iterations"]
+    assert cut["length"] <= plain["length"] + 1e-12
+    np.testing.assert_allclose(cut["path"][-1], goal)
+    with pytest.raises(rc.RobocollideError, match="point_shortcuts must be between 0 and 100000, got -1"):
+        demo.plan(start, goal, point_shortcuts=-1)
 
 
 def test_plan_from_a_colliding_start_raises():

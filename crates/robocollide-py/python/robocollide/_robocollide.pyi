@@ -247,6 +247,7 @@ class Cell:
         clearance: float = 0.0,
         sampler: str = "uniform",
         balance: bool = True,
+        point_shortcuts: int = 0,
     ) -> dict[str, Any]: ...
     def velocity_filter(
         self,

@@ -7,6 +7,7 @@
 mod dynamic_domain;
 mod halton;
 mod rrt_connect;
+mod shortcut;
 #[cfg(test)]
 mod test_validities;
 mod tree;
@@ -14,4 +15,5 @@ mod validity;
 
 pub use dynamic_domain::DynamicDomain;
 pub use rrt_connect::{Plan, PlannerSettings, Sampler, rrt_connect};
+pub use shortcut::POINT_SHORTCUT_PATIENCE;
 pub use validity::Validity;
