@@ -63,7 +63,7 @@ pub struct PlanArgs {
     /// in rad, a node's radius after its first failed extension and the least it shrinks
     /// to; samples farther from their nearest node than its radius are dropped unchecked.
     /// Default `off` for a cell (every sample grown towards); with --problems VAMP's `4,1`,
-    /// which with 1 rad steps took a third off MotionBenchMaker's search times.
+    /// which with 1 rad steps took 15–30 % off MotionBenchMaker's search times.
     #[arg(long, value_name = "RADIUS,MIN|off")]
     dynamic_domain: Option<String>,
     /// Shortcuts between points inside the path's segments, tried after the waypoint
@@ -382,9 +382,9 @@ const PROBLEM_SET_ITERATIONS: usize = 1_000_000;
 /// longer steps ended more extensions against obstacles far along them (session 24: 0.3 rad
 /// measured best); balanced trees and Halton samples moved that to 0.5 rad, and since the
 /// lane screen (session 36) a longer motion's certificate costs less, so with dynamic
-/// domains ([`DynamicDomain::VAMP`], `--dynamic-domain`'s default here) 1 rad took a third
-/// off the search times of all 700 problems against 0.5 rad without them (`benches/README.md`,
-/// session 39).
+/// domains ([`DynamicDomain::VAMP`], `--dynamic-domain`'s default here) 1 rad took 15–30 %
+/// off the median search time of all 700 problems and 20–30 % off the mean, against 0.5 rad
+/// without them (`benches/README.md`, session 39).
 const PROBLEM_SET_STEP: f64 = 1.0;
 
 /// Most iterations `--max-iterations` accepts (a search's trees grow with its iterations; the
