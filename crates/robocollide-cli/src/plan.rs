@@ -8,7 +8,9 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::Args;
 use robocollide::collision::{CellChecker, SweepMode, Trajectory};
-use robocollide::planning::{DynamicDomain, PlannerSettings, Sampler, rrt_connect};
+use robocollide::planning::{
+    DynamicDomain, MAX_POINT_SHORTCUTS, PlannerSettings, Sampler, rrt_connect,
+};
 use robocollide::robot::Cell;
 use robocollide::validity::CellValidity;
 
@@ -399,9 +401,6 @@ fn max_iterations(given: Option<usize>, default: usize) -> Result<usize> {
         Some(n) => bail!("--max-iterations must be between 1 and {MAX_ITERATIONS}, got {n}"),
     }
 }
-
-/// Most point shortcuts `--point-shortcuts` accepts.
-const MAX_POINT_SHORTCUTS: usize = 100_000;
 
 /// `--point-shortcuts`, checked; an error names a value out of range.
 fn point_shortcuts(n: usize) -> Result<usize> {

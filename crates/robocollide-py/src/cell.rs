@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 use robocollide::collision::{CellChecker, MotionCheck, SweepMode, Trajectory, sweep};
 use robocollide::control::{FilterSettings, VelocityFilter as RustFilter};
-use robocollide::planning::{PlannerSettings, Sampler, rrt_connect};
+use robocollide::planning::{MAX_POINT_SHORTCUTS, PlannerSettings, Sampler, rrt_connect};
 use robocollide::robot::{Cell as RustCell, CellOptions, CellSource};
 use robocollide::validity::CellValidity;
 
@@ -536,10 +536,10 @@ impl Cell {
         point_shortcuts: i64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let point_shortcuts = match usize::try_from(point_shortcuts) {
-            Ok(n) if n <= 100_000 => n,
+            Ok(n) if n <= MAX_POINT_SHORTCUTS => n,
             _ => {
                 return Err(bad(format!(
-                    "point_shortcuts must be between 0 and 100000, got {point_shortcuts}"
+                    "point_shortcuts must be between 0 and {MAX_POINT_SHORTCUTS}, got {point_shortcuts}"
                 )));
             }
         };

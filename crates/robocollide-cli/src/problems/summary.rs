@@ -13,6 +13,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[k]
 }
 
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    percentile(&values, 0.5)
+}
+
 fn stats(label: &str, mut ns: Vec<f64>) -> String {
     if ns.is_empty() {
         return format!("{label}: none solved");
@@ -72,13 +77,12 @@ pub(super) fn summarise(
             )
         };
         println!("  {}", stats(&label, simplify));
-        let mut lengths: Vec<f64> = records.iter().filter_map(|r| r.path_length).collect();
+        let lengths: Vec<f64> = records.iter().filter_map(|r| r.path_length).collect();
         if !lengths.is_empty() {
-            lengths.sort_by(f64::total_cmp);
+            let count = lengths.len();
             println!(
-                "  robocollide path length after shortcutting: median {:.3} rad over {} paths",
-                percentile(&lengths, 0.5),
-                lengths.len()
+                "  robocollide path length after shortcutting: median {:.3} rad over {count} paths",
+                median(lengths)
             );
         }
     }
@@ -100,10 +104,6 @@ pub(super) fn summarise(
             )
         );
         if !no_plan && !ours.is_empty() && !theirs.is_empty() {
-            let median = |mut v: Vec<f64>| {
-                v.sort_by(f64::total_cmp);
-                percentile(&v, 0.5)
-            };
             println!(
                 "  median ratio robocollide / VAMP: {:.1}",
                 median(ours) / median(theirs)

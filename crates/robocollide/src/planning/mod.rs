@@ -15,5 +15,5 @@ mod validity;
 
 pub use dynamic_domain::DynamicDomain;
 pub use rrt_connect::{Plan, PlannerSettings, Sampler, rrt_connect};
-pub use shortcut::POINT_SHORTCUT_PATIENCE;
+pub use shortcut::{MAX_POINT_SHORTCUTS, POINT_SHORTCUT_PATIENCE};
 pub use validity::Validity;

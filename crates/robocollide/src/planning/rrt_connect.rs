@@ -111,7 +111,8 @@ pub struct Plan {
     pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
 
-fn length(path: &[Vec<Real>]) -> Real {
+/// A path's joint-space length: its segments' Euclidean lengths summed.
+pub(super) fn length(path: &[Vec<Real>]) -> Real {
     path.windows(2)
         .map(|w| squared_distance(&w[0], &w[1]).sqrt())
         .sum()

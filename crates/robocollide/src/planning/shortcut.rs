@@ -22,6 +22,11 @@ use crate::math::{Real, squared_distance};
 /// 5.16 rad (`benches/README.md`, session 39).
 pub const POINT_SHORTCUT_PATIENCE: usize = 10;
 
+/// Most point shortcuts the command line and the Python package accept
+/// ([`PlannerSettings::point_shortcuts`](super::PlannerSettings::point_shortcuts)): enough
+/// to settle any path, few enough that a mistyped count cannot keep a plan busy for long.
+pub const MAX_POINT_SHORTCUTS: usize = 100_000;
+
 /// Random shortcutting: up to `attempts` times, join two random waypoints directly when that
 /// motion is valid. A motion depends only on its two end waypoints, so a pair found blocked
 /// stays blocked while both survive: such pairs are remembered (renumbered as waypoints are
@@ -73,16 +78,21 @@ pub(super) fn shortcut_points(
     attempts: usize,
 ) {
     let mut failures = 0;
+    // The path's cumulative lengths, measured again only after the path changed.
     let mut cumulative: Vec<Real> = Vec::new();
+    let mut changed = true;
     for _ in 0..attempts {
         if path.len() < 3 || failures >= POINT_SHORTCUT_PATIENCE {
             break;
         }
-        cumulative.clear();
-        cumulative.push(0.0);
-        for w in path.windows(2) {
-            let last = cumulative[cumulative.len() - 1];
-            cumulative.push(last + squared_distance(&w[0], &w[1]).sqrt());
+        if changed {
+            cumulative.clear();
+            cumulative.push(0.0);
+            for w in path.windows(2) {
+                let last = cumulative[cumulative.len() - 1];
+                cumulative.push(last + squared_distance(&w[0], &w[1]).sqrt());
+            }
+            changed = false;
         }
         let total = cumulative[cumulative.len() - 1];
         if !(total > 0.0 && total.is_finite()) {
@@ -112,6 +122,7 @@ pub(super) fn shortcut_points(
             }
             path.extend(tail);
             failures = 0;
+            changed = true;
         } else {
             failures += 1;
         }
@@ -143,6 +154,7 @@ fn point_at(path: &[Vec<Real>], cumulative: &[Real], k: usize, s: Real) -> Vec<R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::planning::rrt_connect::length;
     use crate::planning::test_validities::{Counted, Wall};
     use rand::SeedableRng;
 
@@ -188,12 +200,6 @@ mod tests {
             (all_plain, all_memo) = (all_plain + plain_checks, all_memo + counted.motions);
         }
         assert!(2 * all_memo < all_plain, "{all_memo} vs {all_plain}");
-    }
-
-    fn length(path: &[Vec<Real>]) -> Real {
-        path.windows(2)
-            .map(|w| squared_distance(&w[0], &w[1]).sqrt())
-            .sum()
     }
 
     /// Over the wall and down again with square corners: no waypoint shortcut is free (each
