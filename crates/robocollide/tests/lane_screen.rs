@@ -119,3 +119,31 @@ fn clearance_beyond_the_lanes_share_is_certified() {
         }
     }
 }
+
+#[test]
+fn clearance_only_a_refined_pass_sees_is_certified() {
+    // The ball just outside the circle at one angle: the lanes nearest it see a gap of a
+    // third of their share (not clear), every other lane clear; the refined pass over those
+    // lanes' stretches, its lanes and shares at most half as large, sees it clear.
+    let share = ARM * TURN / (2.0 * LANES);
+    let ball = 0.01;
+    for at in [0.3, 1.9, -2.4] {
+        let out = ARM + TIP + share / 3.0 + ball;
+        let cell = swing_with_ball(
+            "refined",
+            [out * f64::cos(at), out * f64::sin(at), 0.0],
+            ball,
+        );
+        let mut checker = CellChecker::new(&cell, true);
+        let mut motion = MotionCheck::new(&checker);
+        for k in 0..=16 {
+            for sign in [1.0, -1.0] {
+                let (qa, qb) = through(at, k as f64 / (2.0 * LANES) + 0.01, sign);
+                assert!(
+                    motion.free(&mut checker, &qa, &qb, 1e-4),
+                    "at {at}, s = {k}/32 + 0.01 ({sign})"
+                );
+            }
+        }
+    }
+}

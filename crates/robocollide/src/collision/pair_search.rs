@@ -17,8 +17,9 @@
 //! workspace ([`NearObstacles`]): only those of the obstacles listed near the link's sphere.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
+use super::contact_hints::{ContactHint, RecentPairs};
 use super::core::Core;
 use super::obstacle_grid::NearObstacles;
 use super::pose::CellPose;
@@ -27,10 +28,6 @@ use crate::query::{shape_shape_contact_distance, shape_shape_distance};
 
 /// Independent running minima over the cheap pairs of a block.
 const LANES: usize = 4;
-
-/// Pairs of recent contacts a contact query measures before searching (see
-/// [`PairSearch::recent_contact_pairs`]).
-const RECENT_CONTACTS: usize = 8;
 
 /// Blocks whose gaps the closest-pair search keeps on the stack (later ones recompute).
 const CACHED_GAPS: usize = 64;
@@ -96,48 +93,6 @@ pub(super) struct PairSearch {
     recent_contact_pairs: RecentPairs,
     /// The blocks of a link against an obstacle with a box, found from the link's place.
     near_obstacles: Option<NearObstacles>,
-}
-
-/// A block or pair index shared by searches through `&self` (relaxed: only the order in
-/// which blocks and pairs are tried depends on it, never a verdict).
-#[derive(Debug, Default)]
-struct ContactHint(AtomicUsize);
-
-impl Clone for ContactHint {
-    fn clone(&self) -> Self {
-        Self(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
-    }
-}
-
-/// Up to [`RECENT_CONTACTS`] distinct pair indices, the most recently remembered first
-/// (`usize::MAX` in unused places), shared through `&self` like [`ContactHint`].
-#[derive(Debug, Clone)]
-struct RecentPairs([ContactHint; RECENT_CONTACTS]);
-
-impl Default for RecentPairs {
-    fn default() -> Self {
-        Self(std::array::from_fn(|_| {
-            ContactHint(AtomicUsize::new(usize::MAX))
-        }))
-    }
-}
-
-impl RecentPairs {
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().map(|hint| hint.0.load(Ordering::Relaxed))
-    }
-
-    /// Puts `k` first; the pairs before its old place (all of them if it had none) move down
-    /// one, so the least recent drops out.
-    fn remember(&self, k: usize) {
-        let mut carried = k;
-        for hint in &self.0 {
-            carried = hint.0.swap(carried, Ordering::Relaxed);
-            if carried == k {
-                return;
-            }
-        }
-    }
 }
 
 impl PairSearch {
@@ -404,8 +359,13 @@ impl PairSearch {
         if let Some((group, body)) = block.solid_side {
             let (centre, radius) = pose.group_sphere(group);
             let far = best.distance;
-            if matches!(pose.fixed_box_bound(body, &centre, radius), Some(d) if d >= far)
-                || matches!(pose.group_sphere_solid_distance(group, body), Some(d) if d >= far)
+            if matches!(pose.fixed_box_bound(body, &centre, radius), Some(d) if d >= far) {
+                return;
+            }
+            let beyond = pose.fixed_solid_beyond(body, &centre, radius, far);
+            if beyond == Some(true)
+                || (beyond.is_none()
+                    && matches!(pose.group_sphere_solid_distance(group, body), Some(d) if d >= far))
             {
                 return;
             }
@@ -544,16 +504,23 @@ impl PairSearch {
             {
                 continue;
             }
-            // A capsule against a box or cylinder: the distance from its bounding sphere to
-            // the solid bounds the pair's from below, at a fraction of the kernel's cost.
-            if c[swept].dd > 0.0 && !c[swept].general {
-                let ball = crate::geom::Sphere::from_finite(centre, radius);
-                if pose
-                    .sphere_solid_distance(&ball, solid)
-                    .is_some_and(|d| d >= best.distance)
-                {
-                    continue;
+            // A sphere or capsule against an obstacle's box or cylinder: the squared gap of its
+            // bounding sphere's centre to the solid; elsewhere a capsule's bounding sphere's
+            // distance to the solid. Either bounds the pair's from below, at a fraction of the
+            // kernel's cost.
+            match pose.fixed_solid_beyond(solid, &centre, radius, best.distance) {
+                Some(true) => continue,
+                Some(false) => {}
+                None if c[swept].dd > 0.0 && !c[swept].general => {
+                    let ball = crate::geom::Sphere::from_finite(centre, radius);
+                    if pose
+                        .sphere_solid_distance(&ball, solid)
+                        .is_some_and(|d| d >= best.distance)
+                    {
+                        continue;
+                    }
                 }
+                None => {}
             }
             // A cylinder against a box: its capsule's distance first (the cylinder–box query
             // is GJK's, or a direction search when they overlap).
@@ -578,33 +545,5 @@ impl PairSearch {
                 };
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn recent_pairs_keep_the_latest_distinct_pairs_first() {
-        let recent = RecentPairs::default();
-        assert!(recent.iter().all(|k| k == usize::MAX));
-        recent.remember(3);
-        assert_eq!(recent.iter().next(), Some(3));
-        assert_eq!(recent.iter().filter(|&k| k != usize::MAX).count(), 1);
-        for k in 0..RECENT_CONTACTS + 4 {
-            recent.remember(k);
-        }
-        let newest_first: Vec<usize> = (4..RECENT_CONTACTS + 4).rev().collect();
-        assert_eq!(recent.iter().collect::<Vec<_>>(), newest_first);
-        // A pair already held moves to the front; the others keep their order.
-        let middle = newest_first[RECENT_CONTACTS / 2];
-        recent.remember(middle);
-        let mut expected = vec![middle];
-        expected.extend(newest_first.iter().copied().filter(|&k| k != middle));
-        assert_eq!(recent.iter().collect::<Vec<_>>(), expected);
-        // The front pair again changes nothing.
-        recent.remember(middle);
-        assert_eq!(recent.iter().collect::<Vec<_>>(), expected);
     }
 }

@@ -7,7 +7,12 @@
 
 use super::pose::CellPose;
 use crate::geom::{Capsule, Segment, Shape, Sphere};
-use crate::math::{Point3, Real};
+use crate::math::{Point3, Real, max_abs};
+
+/// Room [`CellPose::fixed_solid_beyond`] leaves for rounding, relative to the largest
+/// coordinate involved: the squared gap and the kernels' distances each carry a few roundings
+/// of ~10⁻¹⁶ of it.
+const BEYOND_MARGIN: Real = 1e-12;
 
 impl CellPose {
     /// The distance between flat bodies `a` and `b` straight from their posed kernels when
@@ -64,6 +69,29 @@ impl CellPose {
             return Some(Real::NEG_INFINITY);
         }
         self.sphere_solid_distance(&Sphere::from_finite(center, radius), b)
+    }
+
+    /// For the ball about `centre` of `radius` and flat body `b`, an obstacle's box or
+    /// cylinder: `Some(true)` when the ball is surely more than `reach` from the solid (its
+    /// distance, as the exact kernel would compute it, is above `reach`), `Some(false)` when
+    /// it may not be; `None` for another body. From the centre's squared gap to the solid
+    /// ([`Solid::squared_gap`](super::point_solid::Solid::squared_gap)): a dot product per
+    /// axis, no square root, against `(radius + reach)²` grown by [`BEYOND_MARGIN`] of the
+    /// largest coordinate. An infinite radius or reach is never beyond.
+    #[inline(always)]
+    pub(super) fn fixed_solid_beyond(
+        &self,
+        b: usize,
+        centre: &Point3,
+        radius: Real,
+        reach: Real,
+    ) -> Option<bool> {
+        let (solid, extent) = self.fixed_solid(b)?;
+        let limit = radius + reach;
+        let margin = BEYOND_MARGIN * (max_abs(&centre.coords) + radius + extent);
+        let needed = limit + margin;
+        // (NaN anywhere: not beyond.)
+        Some((limit > 0.0) & (solid.squared_gap(centre) > needed * needed) & needed.is_finite())
     }
 
     /// For a cylinder against a box (flat bodies `a` and `b`, either way round): the

@@ -16,6 +16,7 @@ mod groups;
 
 use super::core::{Core, CoreLength, invariant_length};
 use super::culling_groups::Grouping;
+use super::point_solid::Solid;
 use crate::geom::{Aabb, Shape};
 use crate::kinematics::Frame;
 use crate::math::{Point3, Real, max_abs};
@@ -74,6 +75,9 @@ pub struct CellPose {
     /// Per body (flat), for a box or cylinder of a robot without joints (an obstacle): its
     /// world-aligned box, fixed once posed at creation (see [`CellPose::fixed_box`]).
     fixed_boxes: Vec<Option<Aabb>>,
+    /// Per body (flat), for an obstacle's box or cylinder: its [`Solid`] and how far from the
+    /// origin it reaches (see [`CellPose::fixed_solid_beyond`]).
+    fixed_solids: Vec<Option<(Solid, Real)>>,
 }
 
 /// A link frame and the spheres it carries, as `(body, centre in the frame)`.
@@ -229,6 +233,7 @@ impl CellPose {
             sphere_anchors,
             body_robot,
             fixed_boxes: Vec::new(),
+            fixed_solids: Vec::new(),
             search,
             robot_groups,
             body_member,
@@ -245,6 +250,13 @@ impl CellPose {
                 (pose.is_fixed(b) && pose.posed.cores[b].general)
                     .then(|| Aabb::of(&pose.shape(b)))
                     .flatten()
+            })
+            .collect();
+        pose.fixed_solids = (0..pose.posed.cores.len())
+            .map(|b| {
+                let solid = pose.fixed_box(b).and_then(|_| Solid::of(&pose.shape(b)))?;
+                let extent = solid.extent();
+                Some((solid, extent))
             })
             .collect();
         pose.place_groups(None);
@@ -474,6 +486,12 @@ impl CellPose {
     #[inline(always)]
     pub(super) fn fixed_box(&self, b: usize) -> Option<&Aabb> {
         self.fixed_boxes[b].as_ref()
+    }
+
+    /// Flat body `b`'s [`Solid`] and its extent when it is an obstacle's box or cylinder.
+    #[inline(always)]
+    pub(super) fn fixed_solid(&self, b: usize) -> Option<&(Solid, Real)> {
+        self.fixed_solids[b].as_ref()
     }
 
     /// A lower bound on the distance from the ball about `centre` of `radius` to flat body
