@@ -65,6 +65,9 @@ const REFINEMENTS: usize = 3;
 /// least 4/3 as dense; wider spans measured no better).
 const MOST_REFINED_LANES: usize = 12;
 
+// (The lanes not clear are bits of a `u32`.)
+const _: () = assert!(LANES <= 32);
+
 /// How one block is screened.
 #[derive(Debug, Clone)]
 enum Test {
