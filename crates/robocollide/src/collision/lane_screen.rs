@@ -44,7 +44,7 @@ use super::point_solid::Solid;
 use super::rake::point_on_motion;
 use crate::kinematics::{JointKind, LANES, Lane, LaneFrame};
 use crate::math::{Point3, Real};
-use crate::robot::BodyShape;
+use crate::robot::{BodyShape, RobotModel};
 use crate::wide::{WideOp, run_wide};
 
 /// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
@@ -313,17 +313,10 @@ impl LaneScreen {
             checker.robot_q(qb, self.robot),
         );
         let model = &checker.cell().robots[self.robot].model;
+        let motion = (qa, qb);
         let (mut from, mut length) = (0.0, 1.0);
-        let mut ends = std::mem::take(&mut self.lanes.ends);
-        let mut free = true;
         for level in 0..=REFINEMENTS {
-            if level == 0 {
-                model.forward_kinematics().walk_lanes(
-                    (qa, qb),
-                    &mut self.lanes.frames,
-                    &mut self.lanes.scratch,
-                );
-            } else {
+            if level > 0 {
                 // The lanes from the first to the last not clear, with their stretches.
                 let failed = self.lanes.failed;
                 let (first, last) = (failed.trailing_zeros(), 31 - failed.leading_zeros());
@@ -331,26 +324,49 @@ impl LaneScreen {
                 if failed == 0 || spanned > MOST_REFINED_LANES {
                     break;
                 }
-                from += length * first as Real / LANES as Real;
-                length *= spanned as Real / LANES as Real;
-                point_on_motion(&mut ends.0, qa, qb, from);
-                point_on_motion(&mut ends.1, qa, qb, from + length);
-                model.forward_kinematics().walk_lanes(
-                    (&ends.0, &ends.1),
-                    &mut self.lanes.frames,
-                    &mut self.lanes.scratch,
-                );
+                let lane = length / LANES as Real;
+                from += lane * first as Real;
+                length = lane * spanned as Real;
             }
-            if !self.screen_span(open, length, block_bounds, bounds) {
-                free = false;
-                break;
+            if !self.screen_stretch(model, motion, (from, length), open, block_bounds, bounds) {
+                return false;
             }
             if open.is_empty() {
                 break;
             }
         }
-        self.lanes.ends = ends;
-        free
+        true
+    }
+
+    /// Walks the lanes over the stretch `(from, length)` of the motion (robot configurations)
+    /// and screens `open` there (see [`Self::screen_span`]).
+    #[inline(always)]
+    fn screen_stretch(
+        &mut self,
+        model: &RobotModel,
+        (qa, qb): (&[Real], &[Real]),
+        (from, length): (Real, Real),
+        open: &mut Vec<usize>,
+        block_bounds: &[Real],
+        bounds: &PairBounds,
+    ) -> bool {
+        let lanes = &mut self.lanes;
+        // (The whole motion from its own ends; a refined stretch is shorter.)
+        if from == 0.0 && length == 1.0 {
+            model
+                .forward_kinematics()
+                .walk_lanes((qa, qb), &mut lanes.frames, &mut lanes.scratch);
+        } else {
+            let (start, end) = &mut lanes.ends;
+            point_on_motion(start, qa, qb, from);
+            point_on_motion(end, qa, qb, from + length);
+            model.forward_kinematics().walk_lanes(
+                (start, end),
+                &mut lanes.frames,
+                &mut lanes.scratch,
+            );
+        }
+        self.screen_span(open, length, block_bounds, bounds)
     }
 
     /// One pass over the lanes as posed, which span a stretch `length` long in the motion's
