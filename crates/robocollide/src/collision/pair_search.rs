@@ -5,14 +5,18 @@
 //! forms on the posed cores), then any pair with a cylinder (full query). A block is skipped
 //! whole when its groups' bounding spheres are at least the current best apart, or (a link's
 //! bodies against one box or cylinder) when the link's sphere is that far from the solid
-//! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box_bound`]); a
+//! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box_bound`], then by
+//! the sphere's centre's squared gap to the solid, [`CellPose::fixed_solid_beyond`]); a
 //! segment–segment or cylinder pair is skipped when its own bounding spheres are, a body
-//! against an obstacle when its bounding sphere is that far from the obstacle's box. Distances
+//! against an obstacle when its bounding sphere is that far from the obstacle's box (its
+//! world-aligned box first, then its own box or cylinder by the centre's squared gap,
+//! [`CellPose::fixed_solid_beyond`], before any exact kernel). Distances
 //! are compared before contact rounding (the caller rounds the winner); the contact search
 //! measures a cylinder–box pair only as far as its verdict needs (no depth, and a certified
 //! lower bound when apart: `query::shape_shape_contact_distance`). The contact search
 //! (stop at the first contact) and the closest-pair search walk the blocks in loops of their
-//! own: the first from the block of the last contact, the second closest block first. The
+//! own: the first from the block of the last contact (`contact_hints`), the second closest
+//! block first. The
 //! contact search finds a link's blocks against obstacles with a box from a grid over the
 //! workspace ([`NearObstacles`]): only those of the obstacles listed near the link's sphere.
 

@@ -1,10 +1,10 @@
 //! [`Solid`]: an obstacle's ball, box or flat-capped cylinder reduced to what the squared
 //! distance from a point to it needs, measured for one point or for every lane at once.
 //!
-//! The squared distance from a point to a convex solid is the sum of the squares of how far
-//! the point lies beyond each of the solid's slabs (a box: its three face pairs, along the box
-//! axes; a cylinder: its caps along the axis, and its side across it, measured from the axis;
-//! a ball: its surface along the ray from the centre), and 0 inside. A sphere of radius `r`
+//! For these solids the squared distance from a point is a sum of squares of how far the
+//! point lies beyond the solid along directions at right angles (a box: its three face pairs,
+//! along the box axes; a cylinder: its caps along the axis, and its side across it, measured
+//! from the axis; a ball: its surface along the ray from the centre), and 0 inside. A sphere of radius `r`
 //! whose centre's squared distance exceeds `(r + δ)²` is more than `δ` from the solid. The
 //! values carry the few roundings of a dot product and a square root (~10⁻¹⁵ of the
 //! coordinates): callers that certify add their own margin. Units: metres.
