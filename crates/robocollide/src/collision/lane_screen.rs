@@ -10,8 +10,14 @@
 //! exceeds `λ/(2·LANES)` is free on the whole motion. A block is certified whole when its
 //! link's bounding sphere (a lower bound on every pair's distance) clears the obstacle, or the
 //! other link's sphere, by the block's bound over `2·LANES` in every lane; else pair by pair.
+//! Against an obstacle, the box of the sphere's centres over the lanes is tried first: beyond
+//! that room from the obstacle's world-aligned box along one axis, every lane is clear of the
+//! solid inside it, with no distance measured (on MotionBenchMaker, 1.2 % of the planner's
+//! instructions saved; the same test pair by pair cost more than it saved).
 //! A pair in contact at a lane (distance `≤ 0`) is a contact on the motion: the motion is
-//! blocked. A block with a pair neither clear nor in contact is left open.
+//! blocked. A block with a pair neither clear nor in contact is left open. The blocks of the
+//! last contacts found are screened first (1.5 % of the instructions; the order changes no
+//! verdict).
 //!
 //! Refinement: the lanes where a pair of an open block was not clear, from the first to the
 //! last, cover a stretch of the motion outside which every such pair was clear at every lane
@@ -38,24 +44,16 @@
 //! certificate. Units: metres.
 
 use super::checker::CellChecker;
+use super::contact_hints::RecentPairs;
+use super::lane_points::{Corners, Lanes, LinkSphere, Verdict, clear};
 use super::motion_blocks::Block;
 use super::pair_bounds::PairBounds;
 use super::point_solid::Solid;
 use super::rake::point_on_motion;
-use crate::kinematics::{JointKind, LANES, Lane, LaneFrame};
-use crate::math::{Point3, Real};
+use crate::kinematics::{JointKind, LANES};
+use crate::math::Real;
 use crate::robot::{BodyShape, RobotModel};
 use crate::wide::{WideOp, run_wide};
-
-/// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
-/// slot in the per-motion cache of placed centres.
-#[derive(Debug, Clone, Copy)]
-struct LinkSphere {
-    link: usize,
-    centre: Point3,
-    radius: Real,
-    slot: usize,
-}
 
 /// Passes over a stretch of the motion after the first, each over the lanes of the pass
 /// before from the first to the last where a block left open had a pair not clear.
@@ -95,23 +93,13 @@ pub(super) struct LaneScreen {
     robot: usize,
     tests: Vec<Test>,
     solids: Vec<Solid>,
+    /// Each solid's world-aligned box, as its lowest and highest corners.
+    boxes: Vec<Corners>,
     margin: Real,
     lanes: Lanes,
-}
-
-/// The current motion's link frames at the lanes, and the sphere centres placed so far.
-#[derive(Debug, Clone)]
-struct Lanes {
-    frames: Vec<LaneFrame>,
-    scratch: Vec<(Lane, Lane)>,
-    /// By slot, with the stamp of the motion they were placed for.
-    placed: Vec<(u64, [Lane; 3])>,
-    stamp: u64,
-    /// Bit `l` set when some pair of a block left open is not clear at lane `l` (the
-    /// current pass).
-    failed: u32,
-    /// The ends of the stretch a refinement poses (scratch).
-    ends: (Vec<Real>, Vec<Real>),
+    /// The blocks of the last contacts found, screened first (a planner's blocked motions
+    /// mostly meet an obstacle where the previous ones did).
+    recent_contacts: RecentPairs,
 }
 
 impl LaneScreen {
@@ -174,7 +162,7 @@ impl LaneScreen {
                 _ => None,
             })
             .collect();
-        let mut solids = Vec::new();
+        let (mut solids, mut boxes) = (Vec::new(), Vec::new());
         let mut solid_of = std::collections::HashMap::new();
         let mut solid = |r: usize, b: usize| -> Option<usize> {
             if let Some(&i) = solid_of.get(&(r, b)) {
@@ -182,6 +170,13 @@ impl LaneScreen {
             }
             let found = Solid::of(&checker.obstacle_shape(r, b)?)?;
             solids.push(found);
+            boxes.push(match checker.obstacle_box(r, b) {
+                Some(aabb) => {
+                    let (centre, half) = (aabb.center(), aabb.half_extents());
+                    ((centre - half).into(), (centre + half).into())
+                }
+                None => ([Real::NEG_INFINITY; 3], [Real::INFINITY; 3]),
+            });
             solid_of.insert((r, b), solids.len() - 1);
             Some(solids.len() - 1)
         };
@@ -247,15 +242,10 @@ impl LaneScreen {
             robot,
             tests,
             solids,
+            boxes,
             margin: 1e-9 * scale,
-            lanes: Lanes {
-                frames: Vec::new(),
-                scratch: Vec::new(),
-                placed: vec![(0, [[0.0; LANES]; 3]); slots],
-                stamp: 0,
-                failed: 0,
-                ends: (Vec::new(), Vec::new()),
-            },
+            lanes: Lanes::new(slots),
+            recent_contacts: RecentPairs::default(),
         })
     }
 
@@ -380,10 +370,17 @@ impl LaneScreen {
         bounds: &PairBounds,
     ) -> bool {
         let lanes = &mut self.lanes;
-        lanes.stamp += 1;
-        lanes.failed = 0;
-        let (solids, margin) = (&self.solids, self.margin);
+        lanes.start_pass();
+        let (solids, boxes, margin) = (&self.solids, &self.boxes, self.margin);
         let per_bound = 0.5 * length / LANES as Real;
+        // The blocks of recent contacts first (the order changes no verdict).
+        let mut front = 0;
+        for hint in self.recent_contacts.iter() {
+            if let Some(at) = open[front..].iter().position(|&i| i == hint) {
+                open.swap(front, front + at);
+                front += 1;
+            }
+        }
         let mut kept = 0;
         for index in 0..open.len() {
             let i = open[index];
@@ -394,7 +391,8 @@ impl LaneScreen {
                     let whole_clear = match *whole {
                         Some((link, s)) => {
                             let room = link.radius + block_bounds[i] * per_bound + margin;
-                            clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
+                            lanes.apart(&link, &boxes[s], room)
+                                || clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
                         }
                         None => false,
                     };
@@ -435,7 +433,10 @@ impl LaneScreen {
                 }
             };
             match verdict {
-                Verdict::Contact => return false,
+                Verdict::Contact => {
+                    self.recent_contacts.remember(i);
+                    return false;
+                }
                 Verdict::Free => {}
                 Verdict::Open => {
                     open[kept] = i;
@@ -446,116 +447,4 @@ impl LaneScreen {
         open.truncate(kept);
         true
     }
-}
-
-impl Lanes {
-    /// The verdict on a link's pairs with obstacles; `room(k)` is what pair `k` must clear
-    /// beyond touching.
-    #[inline(always)]
-    fn world_pairs(
-        &mut self,
-        pairs: &[(usize, LinkSphere, usize)],
-        solids: &[Solid],
-        room: impl Fn(usize) -> Real,
-    ) -> Verdict {
-        let mut verdict = Verdict::Free;
-        for &(k, sphere, s) in pairs {
-            let gaps = solids[s].squared_gaps(self.centre(&sphere));
-            let failed = not_clear(&gaps, sphere.radius + room(k));
-            if failed != 0 {
-                if !clear(&gaps, sphere.radius) {
-                    return Verdict::Contact;
-                }
-                self.failed |= failed;
-                verdict = Verdict::Open;
-            }
-        }
-        verdict
-    }
-
-    /// The verdict on sphere pairs between two links (`room` as above).
-    #[inline(always)]
-    fn link_pairs(
-        &mut self,
-        pairs: &[(usize, LinkSphere, LinkSphere)],
-        room: impl Fn(usize) -> Real,
-    ) -> Verdict {
-        let mut verdict = Verdict::Free;
-        for &(k, a, b) in pairs {
-            let gaps = self.squared_distances(&a, &b);
-            let touch = a.radius + b.radius;
-            let failed = not_clear(&gaps, touch + room(k));
-            if failed != 0 {
-                if !clear(&gaps, touch) {
-                    return Verdict::Contact;
-                }
-                self.failed |= failed;
-                verdict = Verdict::Open;
-            }
-        }
-        verdict
-    }
-
-    /// The world centre of `sphere` in every lane (placed once per motion).
-    #[inline(always)]
-    fn centre(&mut self, sphere: &LinkSphere) -> &[Lane; 3] {
-        self.place(sphere);
-        &self.placed[sphere.slot].1
-    }
-
-    /// Places `sphere`'s centre in every lane unless it is placed for this motion.
-    #[inline(always)]
-    fn place(&mut self, sphere: &LinkSphere) {
-        let (stamp, centre) = &mut self.placed[sphere.slot];
-        if *stamp != self.stamp {
-            self.frames[sphere.link].apply_into(&sphere.centre, centre);
-            *stamp = self.stamp;
-        }
-    }
-
-    /// The squared distances of two spheres' centres in every lane.
-    #[inline(always)]
-    fn squared_distances(&mut self, a: &LinkSphere, b: &LinkSphere) -> Lane {
-        self.place(a);
-        self.place(b);
-        squared_distances(&self.placed[a.slot].1, &self.placed[b.slot].1)
-    }
-}
-
-/// A block's or pair's outcome at the lanes.
-enum Verdict {
-    Free,
-    Open,
-    Contact,
-}
-
-/// Whether every lane's squared distance exceeds `room²` (`room ≥ 0`): [`not_clear`] is 0,
-/// by a cheaper test (the whole-block tests' hot path; a NaN lane is not clear in both).
-#[inline(always)]
-fn clear(squared: &Lane, room: Real) -> bool {
-    let limit = room * room;
-    squared.iter().fold(true, |all, &d| all & (d > limit))
-}
-
-/// Bit `l` set for each lane `l` whose squared distance does not exceed `room²`.
-#[inline(always)]
-fn not_clear(squared: &Lane, room: Real) -> u32 {
-    let limit = room * room;
-    // (A NaN lane is not clear.)
-    let bit = |(l, &d): (usize, &Real)| u32::from((d <= limit) | d.is_nan()) << l;
-    squared
-        .iter()
-        .enumerate()
-        .fold(0, |bits, lane| bits | bit(lane))
-}
-
-/// Squared distances between two points per lane.
-#[inline(always)]
-fn squared_distances(a: &[Lane; 3], b: &[Lane; 3]) -> Lane {
-    let mut out = [0.0; LANES];
-    for (l, out) in out.iter_mut().enumerate() {
-        let (x, y, z) = (a[0][l] - b[0][l], a[1][l] - b[1][l], a[2][l] - b[2][l]);
-        *out = x * x + y * y + z * z;
-    }
-    out
 }

@@ -1,0 +1,291 @@
+//! The lane screen's points ([`LaneScreen`](super::lane_screen::LaneScreen)): a robot's link
+//! frames at the [`LANES`] points of a stretch of a motion, the centres of its spheres placed
+//! there (once per pass, on first use), and the tests the screen makes on them, every lane at
+//! once: a sphere against an obstacle's solid, two spheres against each other, a sphere's
+//! lanes against an obstacle's world-aligned box.
+//!
+//! Conventions: squared distances are compared with squared rooms (`room ≥ 0`), so no square
+//! root is taken; a NaN lane is never clear (NaN compares false), so it leaves its block open
+//! or, where contact is asked, reads as contact. Units: metres.
+
+use super::point_solid::Solid;
+use crate::kinematics::{LANES, Lane, LaneFrame};
+use crate::math::{Point3, Real};
+
+/// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
+/// slot in the per-motion cache of placed centres.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LinkSphere {
+    pub(super) link: usize,
+    pub(super) centre: Point3,
+    pub(super) radius: Real,
+    pub(super) slot: usize,
+}
+
+/// The current motion's link frames at the lanes, and the sphere centres placed so far.
+#[derive(Debug, Clone)]
+pub(super) struct Lanes {
+    pub(super) frames: Vec<LaneFrame>,
+    pub(super) scratch: Vec<(Lane, Lane)>,
+    /// By slot, with the stamp of the motion they were placed for.
+    placed: Vec<(u64, [Lane; 3])>,
+    /// By slot, the box of the centre's lanes (lowest and highest corner; NaN where a lane
+    /// is), with the stamp of the pass it was taken for.
+    spans: Vec<(u64, [[Real; 3]; 2])>,
+    stamp: u64,
+    /// Bit `l` set when some pair of a block left open is not clear at lane `l` (the
+    /// current pass).
+    pub(super) failed: u32,
+    /// The ends of the stretch a refinement poses (scratch).
+    pub(super) ends: (Vec<Real>, Vec<Real>),
+}
+
+impl Lanes {
+    /// Lanes for spheres in `slots` slots.
+    pub(super) fn new(slots: usize) -> Self {
+        Self {
+            frames: Vec::new(),
+            scratch: Vec::new(),
+            placed: vec![(0, [[0.0; LANES]; 3]); slots],
+            spans: vec![(0, [[0.0; 3]; 2]); slots],
+            stamp: 0,
+            failed: 0,
+            ends: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Starts a pass over newly posed frames: every centre is placed again, and no lane has
+    /// failed yet.
+    pub(super) fn start_pass(&mut self) {
+        self.stamp += 1;
+        self.failed = 0;
+    }
+
+    /// The verdict on a link's pairs with obstacles; `room(k)` is what pair `k` must clear
+    /// beyond touching.
+    #[inline(always)]
+    pub(super) fn world_pairs(
+        &mut self,
+        pairs: &[(usize, LinkSphere, usize)],
+        solids: &[Solid],
+        room: impl Fn(usize) -> Real,
+    ) -> Verdict {
+        let mut verdict = Verdict::Free;
+        for &(k, sphere, s) in pairs {
+            let gaps = solids[s].squared_gaps(self.centre(&sphere));
+            let failed = not_clear(&gaps, sphere.radius + room(k));
+            if failed != 0 {
+                if !clear(&gaps, sphere.radius) {
+                    return Verdict::Contact;
+                }
+                self.failed |= failed;
+                verdict = Verdict::Open;
+            }
+        }
+        verdict
+    }
+
+    /// The verdict on sphere pairs between two links (`room` as above).
+    #[inline(always)]
+    pub(super) fn link_pairs(
+        &mut self,
+        pairs: &[(usize, LinkSphere, LinkSphere)],
+        room: impl Fn(usize) -> Real,
+    ) -> Verdict {
+        let mut verdict = Verdict::Free;
+        for &(k, a, b) in pairs {
+            let gaps = self.squared_distances(&a, &b);
+            let touch = a.radius + b.radius;
+            let failed = not_clear(&gaps, touch + room(k));
+            if failed != 0 {
+                if !clear(&gaps, touch) {
+                    return Verdict::Contact;
+                }
+                self.failed |= failed;
+                verdict = Verdict::Open;
+            }
+        }
+        verdict
+    }
+
+    /// Whether every lane's centre of `sphere` is further than `room` from the box `(low,
+    /// high)` along one world axis (so from the solid inside it); `false` where a lane is
+    /// NaN.
+    #[inline(always)]
+    pub(super) fn apart(&mut self, sphere: &LinkSphere, (low, high): &Corners, room: Real) -> bool {
+        self.place(sphere);
+        let (stamp, span) = &mut self.spans[sphere.slot];
+        if *stamp != self.stamp {
+            *span = lanes_span(&self.placed[sphere.slot].1);
+            *stamp = self.stamp;
+        }
+        let [lowest, highest] = span;
+        (0..3).fold(false, |apart, a| {
+            apart | (lowest[a] - room > high[a]) | (highest[a] + room < low[a])
+        })
+    }
+
+    /// The world centre of `sphere` in every lane (placed once per motion).
+    #[inline(always)]
+    pub(super) fn centre(&mut self, sphere: &LinkSphere) -> &[Lane; 3] {
+        self.place(sphere);
+        &self.placed[sphere.slot].1
+    }
+
+    /// Places `sphere`'s centre in every lane unless it is placed for this motion.
+    #[inline(always)]
+    fn place(&mut self, sphere: &LinkSphere) {
+        let (stamp, centre) = &mut self.placed[sphere.slot];
+        if *stamp != self.stamp {
+            self.frames[sphere.link].apply_into(&sphere.centre, centre);
+            *stamp = self.stamp;
+        }
+    }
+
+    /// The squared distances of two spheres' centres in every lane.
+    #[inline(always)]
+    pub(super) fn squared_distances(&mut self, a: &LinkSphere, b: &LinkSphere) -> Lane {
+        self.place(a);
+        self.place(b);
+        squared_distances(&self.placed[a.slot].1, &self.placed[b.slot].1)
+    }
+}
+
+/// A block's or pair's outcome at the lanes.
+pub(super) enum Verdict {
+    Free,
+    Open,
+    Contact,
+}
+
+/// Whether every lane's squared distance exceeds `room²` (`room ≥ 0`): [`not_clear`] is 0,
+/// by a cheaper test (the whole-block tests' hot path; a NaN lane is not clear in both).
+#[inline(always)]
+pub(super) fn clear(squared: &Lane, room: Real) -> bool {
+    let limit = room * room;
+    squared.iter().fold(true, |all, &d| all & (d > limit))
+}
+
+/// Bit `l` set for each lane `l` whose squared distance does not exceed `room²`.
+#[inline(always)]
+fn not_clear(squared: &Lane, room: Real) -> u32 {
+    let limit = room * room;
+    // (A NaN lane is not clear.)
+    let bit = |(l, &d): (usize, &Real)| u32::from((d <= limit) | d.is_nan()) << l;
+    squared
+        .iter()
+        .enumerate()
+        .fold(0, |bits, lane| bits | bit(lane))
+}
+
+/// A box's lowest and highest corners.
+pub(super) type Corners = ([Real; 3], [Real; 3]);
+
+/// The lowest and highest coordinates of `points` (per lane), per axis: NaN on an axis where
+/// a lane is NaN.
+#[inline(always)]
+fn lanes_span(points: &[Lane; 3]) -> [[Real; 3]; 2] {
+    let mut span = [[0.0; 3]; 2];
+    for (a, lanes) in points.iter().enumerate() {
+        let (mut low, mut high, mut nan) = (lanes[0], lanes[0], false);
+        for &x in lanes {
+            low = if x < low { x } else { low };
+            high = if x > high { x } else { high };
+            nan |= x.is_nan();
+        }
+        let poison = if nan { Real::NAN } else { 0.0 };
+        span[0][a] = low + poison;
+        span[1][a] = high + poison;
+    }
+    span
+}
+
+/// Squared distances between two points per lane.
+#[inline(always)]
+fn squared_distances(a: &[Lane; 3], b: &[Lane; 3]) -> Lane {
+    let mut out = [0.0; LANES];
+    for (l, out) in out.iter_mut().enumerate() {
+        let (x, y, z) = (a[0][l] - b[0][l], a[1][l] - b[1][l], a[2][l] - b[2][l]);
+        *out = x * x + y * y + z * z;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lanes_at(points: &[[Real; 3]]) -> [Lane; 3] {
+        let mut lanes = [[0.0; LANES]; 3];
+        for l in 0..LANES {
+            let p = points[l % points.len()];
+            for a in 0..3 {
+                lanes[a][l] = p[a];
+            }
+        }
+        lanes
+    }
+
+    #[test]
+    fn a_span_holds_every_lane_and_a_nan_lane_poisons_its_axis() {
+        let points = [[0.0, 1.0, -2.0], [3.0, -1.0, 5.0], [1.5, 0.5, 0.0]];
+        let [low, high] = lanes_span(&lanes_at(&points));
+        assert_eq!(low, [0.0, -1.0, -2.0]);
+        assert_eq!(high, [3.0, 1.0, 5.0]);
+        let mut lanes = lanes_at(&points);
+        lanes[1][LANES - 1] = Real::NAN;
+        let [low, high] = lanes_span(&lanes);
+        assert!(low[1].is_nan() && high[1].is_nan());
+        assert_eq!((low[0], high[2]), (0.0, 5.0));
+    }
+
+    /// `apart` says so only when every lane's centre is beyond the room from the box along
+    /// one axis, so the solid inside the box is clear at every lane.
+    #[test]
+    fn apart_only_beyond_the_room_along_an_axis() {
+        let sphere = LinkSphere {
+            link: 0,
+            centre: Point3::origin(),
+            radius: 0.1,
+            slot: 0,
+        };
+        let unit_box: Corners = ([0.0; 3], [1.0; 3]);
+        let apart = |points: &[[Real; 3]], room: Real| {
+            let mut lanes = Lanes::new(1);
+            lanes.start_pass();
+            lanes.placed[0] = (lanes.stamp, lanes_at(points));
+            lanes.apart(&sphere, &unit_box, room)
+        };
+        // Beyond the top face by 0.5 at every lane.
+        let above = [[0.5, 0.5, 1.5], [2.0, -3.0, 1.6], [0.0, 0.0, 1.5]];
+        assert!(apart(&above, 0.49));
+        assert!(!apart(&above, 0.5));
+        // One lane inside the box's x–y extent and low enough: not apart on z; nor on x or y,
+        // which the lanes straddle.
+        let straddling = [[-2.0, 0.5, 1.5], [3.0, 0.5, 1.5], [0.5, 0.5, 1.05]];
+        assert!(apart(&straddling, 0.04));
+        assert!(!apart(&straddling, 0.06));
+        // Beside a corner (apart along x, not z): still apart.
+        assert!(apart(&[[1.3, 0.5, 0.5], [1.4, 2.0, 9.0]], 0.29));
+        // A NaN lane is never apart.
+        let mut with_nan = lanes_at(&above);
+        with_nan[2][3] = Real::NAN;
+        let mut lanes = Lanes::new(1);
+        lanes.start_pass();
+        lanes.placed[0] = (lanes.stamp, with_nan);
+        assert!(!lanes.apart(&sphere, &unit_box, 0.1));
+    }
+
+    #[test]
+    fn clear_and_not_clear_agree_nan_included() {
+        let mut squared = [4.0; LANES];
+        assert!(clear(&squared, 1.9));
+        assert_eq!(not_clear(&squared, 1.9), 0);
+        squared[5] = 1.0;
+        assert!(!clear(&squared, 1.9));
+        assert_eq!(not_clear(&squared, 1.9), 1 << 5);
+        squared[5] = Real::NAN;
+        assert!(!clear(&squared, 0.0));
+        assert_eq!(not_clear(&squared, 0.0), 1 << 5);
+    }
+}
