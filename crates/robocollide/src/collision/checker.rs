@@ -229,12 +229,10 @@ impl<'a> CellChecker<'a> {
                 got: q.len(),
             });
         }
-        for (r, robot) in self.cell.robots.iter().enumerate() {
-            // A robot without joints (an obstacle) has no values to check: scenes have
-            // dozens, and planners validate twice per motion check.
-            if robot.model.dof() == 0 {
-                continue;
-            }
+        // Only the robots with joints: an obstacle (a robot without) has no values to check,
+        // scenes have dozens, and planners validate twice per motion check.
+        for &r in self.pose.moving_robots() {
+            let robot = &self.cell.robots[r];
             robot
                 .model
                 .tree()

@@ -100,8 +100,7 @@ impl LaneFrame {
         if step.pure_translation {
             self.rotation = parent.rotation;
         } else if let Some((axis, (s, c))) = &step.origin_turn {
-            self.rotation = parent.rotation;
-            turn(&mut self.rotation, axis, &splat(*s), &splat(*c));
+            turned_from(&parent.rotation, axis, (*s, *c), &mut self.rotation);
         } else {
             let m = &step.origin.rotation;
             for (row, r) in self.rotation.iter_mut().zip(&parent.rotation) {
@@ -171,6 +170,36 @@ fn turn(r: &mut [[Lane; 3]; 3], axis: &JointAxis, s: &Lane, c: &Lane) {
         for l in 0..LANES {
             row[i][l] = c[l] * x[l] + sign * s[l] * y[l];
             row[j][l] = c[l] * y[l] - sign * s[l] * x[l];
+        }
+    }
+}
+
+/// `out ← r · R` for the rotation `R` about `axis` by one turn `(sin, cos)` in every lane:
+/// [`turn`]'s products on a copy of `r`, without copying the columns the turn replaces.
+#[inline(always)]
+fn turned_from(
+    r: &[[Lane; 3]; 3],
+    axis: &JointAxis,
+    (s, c): (Real, Real),
+    out: &mut [[Lane; 3]; 3],
+) {
+    let (i, j, sign) = match axis {
+        JointAxis::X(sign) => (1, 2, *sign),
+        JointAxis::Y(sign) => (2, 0, *sign),
+        JointAxis::Z(sign) => (0, 1, *sign),
+        JointAxis::General(_) => {
+            *out = *r;
+            turn(out, axis, &splat(s), &splat(c));
+            return;
+        }
+    };
+    let kept = 3 - i - j;
+    for (row, out) in r.iter().zip(out.iter_mut()) {
+        let (x, y) = (&row[i], &row[j]);
+        out[kept] = row[kept];
+        for l in 0..LANES {
+            out[i][l] = c * x[l] + sign * s * y[l];
+            out[j][l] = c * y[l] - sign * s * x[l];
         }
     }
 }

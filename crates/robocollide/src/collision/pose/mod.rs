@@ -521,6 +521,11 @@ impl CellPose {
         &q[self.offsets[r]..self.offsets[r + 1]]
     }
 
+    /// The robots with joints, in order.
+    pub(in crate::collision) fn moving_robots(&self) -> &[usize] {
+        &self.moving
+    }
+
     /// Total number of configuration values.
     pub fn dof(&self) -> usize {
         self.offsets[self.offsets.len() - 1]
