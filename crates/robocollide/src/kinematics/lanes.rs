@@ -136,34 +136,33 @@ impl LaneFrame {
 /// ([`Frame::rotated`] lane by lane).
 #[inline(always)]
 fn turn(r: &mut [[Lane; 3]; 3], axis: &JointAxis, s: &Lane, c: &Lane) {
-    let (i, j, sign) = match axis {
-        JointAxis::X(sign) => (1, 2, *sign),
-        JointAxis::Y(sign) => (2, 0, *sign),
-        JointAxis::Z(sign) => (0, 1, *sign),
-        JointAxis::General(u) => {
-            // Rodrigues per lane: R(u, θ) = c I + s [u]× + (1 − c) u uᵀ.
-            let k = u.cross_matrix();
-            let mut turn = [[splat(0.0); 3]; 3];
-            for (a, row) in turn.iter_mut().enumerate() {
-                for (b, entry) in row.iter_mut().enumerate() {
-                    let unit = if a == b { 1.0 } else { 0.0 };
-                    for l in 0..LANES {
-                        entry[l] = c[l] * unit + s[l] * k[(a, b)] + (1.0 - c[l]) * u[a] * u[b];
-                    }
+    if let JointAxis::General(u) = axis {
+        // Rodrigues per lane: R(u, θ) = c I + s [u]× + (1 − c) u uᵀ.
+        let k = u.cross_matrix();
+        let mut turn = [[splat(0.0); 3]; 3];
+        for (a, row) in turn.iter_mut().enumerate() {
+            for (b, entry) in row.iter_mut().enumerate() {
+                let unit = if a == b { 1.0 } else { 0.0 };
+                for l in 0..LANES {
+                    entry[l] = c[l] * unit + s[l] * k[(a, b)] + (1.0 - c[l]) * u[a] * u[b];
                 }
             }
-            for row in r.iter_mut() {
-                let before = *row;
-                for (col, out) in row.iter_mut().enumerate() {
-                    for l in 0..LANES {
-                        out[l] = before[0][l] * turn[0][col][l]
-                            + before[1][l] * turn[1][col][l]
-                            + before[2][l] * turn[2][col][l];
-                    }
-                }
-            }
-            return;
         }
+        for row in r.iter_mut() {
+            let before = *row;
+            for (col, out) in row.iter_mut().enumerate() {
+                for l in 0..LANES {
+                    out[l] = before[0][l] * turn[0][col][l]
+                        + before[1][l] * turn[1][col][l]
+                        + before[2][l] * turn[2][col][l];
+                }
+            }
+        }
+        return;
+    }
+    // (A coordinate axis: `axis_columns` has its columns.)
+    let Some((i, j, sign)) = axis_columns(axis) else {
+        return;
     };
     for row in r.iter_mut() {
         let (x, y) = (row[i], row[j]);
@@ -171,6 +170,18 @@ fn turn(r: &mut [[Lane; 3]; 3], axis: &JointAxis, s: &Lane, c: &Lane) {
             row[i][l] = c[l] * x[l] + sign * s[l] * y[l];
             row[j][l] = c[l] * y[l] - sign * s[l] * x[l];
         }
+    }
+}
+
+/// For a turn about a coordinate axis, the two columns it mixes `(i, j)` (in cyclic order
+/// after the axis) and the axis' sign; `None` for a general axis.
+#[inline(always)]
+fn axis_columns(axis: &JointAxis) -> Option<(usize, usize, Real)> {
+    match axis {
+        JointAxis::X(sign) => Some((1, 2, *sign)),
+        JointAxis::Y(sign) => Some((2, 0, *sign)),
+        JointAxis::Z(sign) => Some((0, 1, *sign)),
+        JointAxis::General(_) => None,
     }
 }
 
@@ -183,15 +194,10 @@ fn turned_from(
     (s, c): (Real, Real),
     out: &mut [[Lane; 3]; 3],
 ) {
-    let (i, j, sign) = match axis {
-        JointAxis::X(sign) => (1, 2, *sign),
-        JointAxis::Y(sign) => (2, 0, *sign),
-        JointAxis::Z(sign) => (0, 1, *sign),
-        JointAxis::General(_) => {
-            *out = *r;
-            turn(out, axis, &splat(s), &splat(c));
-            return;
-        }
+    let Some((i, j, sign)) = axis_columns(axis) else {
+        *out = *r;
+        turn(out, axis, &splat(s), &splat(c));
+        return;
     };
     let kept = 3 - i - j;
     for (row, out) in r.iter().zip(out.iter_mut()) {
