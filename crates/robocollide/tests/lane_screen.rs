@@ -20,10 +20,19 @@ const TURN: f64 = 1.0;
 const LANES: f64 = robocollide::kinematics::LANES as f64;
 
 /// A one-joint arm whose tip sphere swings on a circle of radius `ARM` in the plane z = 0,
-/// and a ball of radius `ball` centred at `centre`. The arm's file is written to a folder of
-/// the test's own (`test`), so that tests running side by side never read a file another is
-/// writing.
+/// and a ball of radius `ball` centred at `centre`.
 fn swing_with_ball(test: &str, centre: [f64; 3], ball: f64) -> Cell {
+    let [x, y, z] = centre;
+    swing_with(
+        test,
+        &format!("sphere = {{ center = [{x}, {y}, {z}], radius = {ball} }}"),
+    )
+}
+
+/// The swinging arm of [`swing_with_ball`] and one obstacle, given by its shape's line of the
+/// cell file. The arm's file is written to a folder of the test's own (`test`), so that tests
+/// running side by side never read a file another is writing.
+fn swing_with(test: &str, obstacle: &str) -> Cell {
     let folder: PathBuf =
         std::env::temp_dir().join(format!("robocollide-lanes-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("a temporary folder");
@@ -36,9 +45,7 @@ fn swing_with_ball(test: &str, centre: [f64; 3], ball: f64) -> Cell {
     std::fs::write(folder.join("swing.toml"), robot).expect("the robot file");
     let cell = format!(
         "name = \"swing\"\n[[robots]]\nlabel = \"R1\"\nmodel = \"swing.toml\"\n\
-         [[obstacles]]\nname = \"ball\"\n\
-         sphere = {{ center = [{}, {}, {}], radius = {ball} }}\n",
-        centre[0], centre[1], centre[2]
+         [[obstacles]]\nname = \"obstacle\"\n{obstacle}\n"
     );
     let cell = Cell::parse(&cell, "swing.cell.toml", &folder).expect("the cell");
     // (The model is read while parsing: the folder is no longer needed.)
@@ -56,6 +63,18 @@ fn through(at: f64, s: f64, sign: f64) -> (Vec<f64>, Vec<f64>) {
 
 #[test]
 fn a_contact_between_two_lanes_is_never_certified() {
+    contact_between_two_lanes_is_never_certified(false);
+}
+
+/// The same with a small box on the circle, its faces along the world axes: the screen's test
+/// by the box of the lanes' centres against the obstacle's world-aligned box is then as tight
+/// as it gets (the two boxes are the obstacle's own faces).
+#[test]
+fn a_contact_with_a_box_between_two_lanes_is_never_certified() {
+    contact_between_two_lanes_is_never_certified(true);
+}
+
+fn contact_between_two_lanes_is_never_certified(cube: bool) {
     // Lanes on either side of a stretch's end are TURN/(2·LANES) away in angle: their
     // centres `2·ARM·sin(TURN/(4·LANES))` from the contact point. The radii take a tenth of
     // that, so those lanes see a gap of nine tenths of it: under the bound's share
@@ -68,7 +87,17 @@ fn a_contact_between_two_lanes_is_never_certified() {
     let mut checked = 0;
     for at in [0.3, 1.9, -2.4] {
         let centre = [ARM * f64::cos(at), ARM * f64::sin(at), 0.0];
-        let cell = swing_with_ball("contact", centre, ball);
+        let cell = if cube {
+            // Inside the ball of the other case: the lanes beside it see at least its gap.
+            let [x, y, z] = centre;
+            let half = ball / 3f64.sqrt();
+            let shape = format!(
+                "box = {{ center = [{x}, {y}, {z}], half_extents = [{half}, {half}, {half}] }}"
+            );
+            swing_with("contact-box", &shape)
+        } else {
+            swing_with_ball("contact", centre, ball)
+        };
         let mut checker = CellChecker::new(&cell, true);
         let mut motion = MotionCheck::new(&checker);
         let mut bounds = Vec::new();
