@@ -31,7 +31,7 @@ pub(super) struct Lanes {
     placed: Vec<(u64, [Lane; 3])>,
     /// By slot, the box of the centre's lanes (lowest and highest corner; NaN where a lane
     /// is), with the stamp of the pass it was taken for.
-    spans: Vec<(u64, [[Real; 3]; 2])>,
+    spans: Vec<(u64, Corners)>,
     stamp: u64,
     /// Bit `l` set when some pair of a block left open is not clear at lane `l` (the
     /// current pass).
@@ -112,7 +112,7 @@ impl Lanes {
     /// high)` along one world axis (so from the solid inside it); `false` where a lane is
     /// NaN.
     #[inline(always)]
-    pub(super) fn apart(&mut self, sphere: &LinkSphere, (low, high): &Corners, room: Real) -> bool {
+    pub(super) fn apart(&mut self, sphere: &LinkSphere, [low, high]: &Corners, room: Real) -> bool {
         self.place(sphere);
         let (stamp, span) = &mut self.spans[sphere.slot];
         if *stamp != self.stamp {
@@ -179,12 +179,12 @@ fn not_clear(squared: &Lane, room: Real) -> u32 {
 }
 
 /// A box's lowest and highest corners.
-pub(super) type Corners = ([Real; 3], [Real; 3]);
+pub(super) type Corners = [[Real; 3]; 2];
 
 /// The lowest and highest coordinates of `points` (per lane), per axis: NaN on an axis where
 /// a lane is NaN.
 #[inline(always)]
-fn lanes_span(points: &[Lane; 3]) -> [[Real; 3]; 2] {
+fn lanes_span(points: &[Lane; 3]) -> Corners {
     let mut span = [[0.0; 3]; 2];
     for (a, lanes) in points.iter().enumerate() {
         let (mut low, mut high, mut nan) = (lanes[0], lanes[0], false);
@@ -249,7 +249,7 @@ mod tests {
             radius: 0.1,
             slot: 0,
         };
-        let unit_box: Corners = ([0.0; 3], [1.0; 3]);
+        let unit_box: Corners = [[0.0; 3], [1.0; 3]];
         let apart = |points: &[[Real; 3]], room: Real| {
             let mut lanes = Lanes::new(1);
             lanes.start_pass();

@@ -172,10 +172,10 @@ impl LaneScreen {
             solids.push(found);
             boxes.push(match checker.obstacle_box(r, b) {
                 Some(aabb) => {
-                    let (centre, half) = (aabb.center(), aabb.half_extents());
-                    ((centre - half).into(), (centre + half).into())
+                    let (low, high) = aabb.corners();
+                    [low.into(), high.into()]
                 }
-                None => ([Real::NEG_INFINITY; 3], [Real::INFINITY; 3]),
+                None => [[Real::NEG_INFINITY; 3], [Real::INFINITY; 3]],
             });
             solid_of.insert((r, b), solids.len() - 1);
             Some(solids.len() - 1)

@@ -51,8 +51,9 @@ impl ObstacleGrid {
             Vector3::repeat(Real::NEG_INFINITY),
         );
         for b in boxes {
-            low = low.inf(&(b.center().coords - b.half_extents()));
-            high = high.sup(&(b.center().coords + b.half_extents()));
+            let (lo, hi) = b.corners();
+            low = low.inf(&lo.coords);
+            high = high.sup(&hi.coords);
         }
         let extent = (high - low).amax() + 2.0 * reach;
         if !extent.is_finite() || boxes.len() > u32::MAX as usize {
@@ -68,10 +69,7 @@ impl ObstacleGrid {
         let total = cubes[0].checked_mul(cubes[1])?.checked_mul(cubes[2])?;
         // The cubes each grown box meets: index ranges per axis, clamped to the grid.
         let ranges = |b: &Aabb| {
-            let (lo, hi) = (
-                b.center().coords - b.half_extents(),
-                b.center().coords + b.half_extents(),
-            );
+            let (lo, hi) = b.corners();
             [0, 1, 2].map(|axis| {
                 let first = ((lo[axis] - grown - low[axis]) / side).floor().max(0.0) as usize;
                 let last = ((hi[axis] + grown - low[axis]) / side).floor().max(0.0) as usize;

@@ -55,6 +55,11 @@ impl Aabb {
         self.half
     }
 
+    /// The lowest and the highest corner (`centre ∓ half-extents`).
+    pub fn corners(&self) -> (Point3, Point3) {
+        (self.center - self.half, self.center + self.half)
+    }
+
     /// A lower bound on the distance from the ball (`center`, `radius`) to any point inside
     /// the box: the distance from the centre to the box less the radius, made smaller by a
     /// relative `1e-12` of the magnitudes involved (so rounding never makes it too large).
@@ -168,10 +173,7 @@ mod tests {
                 };
                 for (shape, points) in shapes {
                     let aabb = Aabb::of(&shape).unwrap();
-                    let (lo, hi) = (
-                        aabb.center() - aabb.half_extents(),
-                        aabb.center() + aabb.half_extents(),
-                    );
+                    let (lo, hi) = aabb.corners();
                     for p in &points {
                         for i in 0..3 {
                             assert!(lo[i] <= p[i] && p[i] <= hi[i], "{shape:?}: {p:?}");
