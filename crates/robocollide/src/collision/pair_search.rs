@@ -2,7 +2,9 @@
 //!
 //! Pairs are stored in *blocks*, one per pair of culling groups (a link's bodies, see
 //! [`CellPose`]); inside a block by kind — point–point, point–segment, segment–segment (closed
-//! forms on the posed cores), then any pair with a cylinder (full query). A block is skipped
+//! forms on the posed cores), a sphere against an obstacle's box or cylinder (the centre's
+//! squared gap to the solid, [`CellPose::fixed_solid_beyond`], before the kernel), then any
+//! other pair with a cylinder, box or half-space (full query). A block is skipped
 //! whole when its groups' bounding spheres are at least the current best apart, or (a link's
 //! bodies against one box or cylinder) when the link's sphere is that far from the solid
 //! itself (from an obstacle's world-aligned box first, [`CellPose::fixed_box_bound`], then by
@@ -70,6 +72,7 @@ struct Block {
     point_point: Range<usize>,
     point_segment: Range<usize>,
     segment_segment: Range<usize>,
+    sphere_solid: Range<usize>,
     with_general: Range<usize>,
     /// When every pair of the block has one general body on one side (an obstacle against a
     /// link's bodies): the other side's group and that body. The distance from the group's
@@ -86,6 +89,9 @@ pub(super) struct PairSearch {
     point_point: Vec<(usize, usize, usize)>,
     point_segment: Vec<(usize, usize, usize)>,
     segment_segment: Vec<(usize, usize, usize)>,
+    /// A sphere against an obstacle's box or cylinder (the sphere first): measured by the
+    /// centre's squared gap to the solid before any kernel.
+    sphere_solid: Vec<(usize, usize, usize)>,
     with_general: Vec<(usize, usize, usize)>,
     blocks: Vec<Block>,
     /// Each block's pair of groups, apart from the blocks: the cull test that skips most
@@ -112,6 +118,7 @@ impl PairSearch {
             point_point: Vec::new(),
             point_segment: Vec::new(),
             segment_segment: Vec::new(),
+            sphere_solid: Vec::new(),
             with_general: Vec::new(),
             blocks: Vec::new(),
             block_groups: Vec::new(),
@@ -132,6 +139,7 @@ impl PairSearch {
                 search.point_segment.len(),
                 search.segment_segment.len(),
                 search.with_general.len(),
+                search.sphere_solid.len(),
             ];
             for &k in &order[start..end] {
                 let (mut a, mut b) = pairs[k];
@@ -145,6 +153,12 @@ impl PairSearch {
                     (CoreKind::Segment, CoreKind::Point) => search.point_segment.push((b, a, k)),
                     (CoreKind::Segment, CoreKind::Segment) => {
                         search.segment_segment.push((a, b, k))
+                    }
+                    (CoreKind::Point, CoreKind::General) if pose.fixed_solid(b).is_some() => {
+                        search.sphere_solid.push((a, b, k))
+                    }
+                    (CoreKind::General, CoreKind::Point) if pose.fixed_solid(a).is_some() => {
+                        search.sphere_solid.push((b, a, k))
                     }
                     _ => search.with_general.push((a, b, k)),
                 }
@@ -195,6 +209,7 @@ impl PairSearch {
                 point_point: lengths[0]..search.point_point.len(),
                 point_segment: lengths[1]..search.point_segment.len(),
                 segment_segment: lengths[2]..search.segment_segment.len(),
+                sphere_solid: lengths[4]..search.sphere_solid.len(),
                 with_general: lengths[3]..search.with_general.len(),
             });
             start = end;
@@ -489,6 +504,23 @@ impl PairSearch {
                 continue;
             }
             offer_squared(best, x.core_distance_squared(y), radii, k);
+        }
+        // A sphere against an obstacle's box or cylinder: its centre's squared gap to the
+        // solid first (no square root), the kernel only where that cannot rule the pair out.
+        for &(sphere, solid, k) in &self.sphere_solid[block.sphere_solid.clone()] {
+            let (centre, radius) = (&c[sphere].start, c[sphere].radius);
+            if pose.fixed_solid_beyond(solid, centre, radius, best.distance) == Some(true) {
+                continue;
+            }
+            let ball = crate::geom::Sphere::from_finite(*centre, radius);
+            if let Some(d) = pose.sphere_solid_distance(&ball, solid)
+                && d < best.distance
+            {
+                *best = Closest {
+                    distance: d,
+                    pair: k,
+                };
+            }
         }
         for &(a, b, k) in &self.with_general[block.with_general.clone()] {
             let ((ca, ra), (cb, rb)) = (c[a].bounding_sphere(), c[b].bounding_sphere());
