@@ -38,8 +38,8 @@ const MAX_RAKE_INTERVALS: usize = 64;
 pub const PIECE_STEPS: Real = 1.5;
 
 /// Whether a culled contact search at an interior point of `qa → qb` finds contact, the points
-/// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Expects `qb` posed and
-/// leaves it posed when it finds no contact.
+/// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Leaves `qb` posed when it
+/// searched some point and found no contact.
 pub(super) fn rake_finds_contact(
     checker: &mut CellChecker<'_>,
     q: &mut Vec<Real>,

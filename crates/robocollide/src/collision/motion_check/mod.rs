@@ -260,15 +260,20 @@ impl MotionCheck {
         if qa.len() != qb.len() || checker.validate(qa).is_err() || checker.validate(qb).is_err() {
             return false;
         }
-        // The end first: a planner's extensions mostly end in contact (four in five on
-        // MotionBenchMaker), which the culled contact search finds fastest; then interior
-        // points (a full step's midpoint, more for a long motion). An end kept from a
+        // Interior points first (a full step's midpoint, more for a long motion), then the
+        // end. A search that finds a point free costs about twice one that finds contact
+        // (most often at a recent contact's pair), and many steps blocked inside are free at
+        // their end: searched end first, each of those paid a free search before its
+        // midpoint refused it. On MotionBenchMaker 65 560 motions are refused inside and
+        // 9 001 at the end, against 48 726 at the end and 25 835 inside the other way round
+        // (the same motions: either order refuses a motion in contact at either point), and
+        // the search's motion checks take 7.8 % fewer instructions. An end kept from a
         // certified motion (a tree's node: a connect walk's last step, a shortcut) was found
         // free of contact then. (These searches only refuse early: the certificate measures
         // every pair it does not certify at both ends, so it finds a contact at `qb` too.)
         let known_free = self.end_gaps.find(qb).is_some();
-        if (!known_free && checker.contact_at(qb))
-            || rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
+        if rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
+            || (!known_free && checker.contact_at(qb))
         {
             return false;
         }
