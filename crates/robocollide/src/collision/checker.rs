@@ -401,13 +401,30 @@ impl<'a> CellChecker<'a> {
             if !(self.pose.place_body(a) && self.pose.place_body(b)) {
                 self.pose.place_bodies(self.cell);
             }
-            if self.contact_distance(k) <= 0.0 {
+            if !self.sphere_clear_of_solid(k) && self.contact_distance(k) <= 0.0 {
                 self.search.remember_contact_pair(k);
                 return true;
             }
         }
         self.pose.place_bodies(self.cell);
         self.searched_contact()
+    }
+
+    /// Whether pair `k` is a sphere whose centre's squared gap to an obstacle's box or
+    /// cylinder already shows it apart ([`CellPose::fixed_solid_beyond`]): the recent
+    /// contacts' pairs are mostly such pairs, and mostly apart when the search goes on.
+    #[inline(always)]
+    fn sphere_clear_of_solid(&self, k: usize) -> bool {
+        let (a, b) = self.flat_pairs[k];
+        let cores = self.pose.cores();
+        let (sphere, solid) = if cores[a].general { (b, a) } else { (a, b) };
+        let core = &cores[sphere];
+        !core.general
+            && core.dd == 0.0
+            && self
+                .pose
+                .fixed_solid_beyond(solid, &core.start, core.radius, 0.0)
+                .unwrap_or(false)
     }
 
     /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs).
