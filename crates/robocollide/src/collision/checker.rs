@@ -376,21 +376,25 @@ impl<'a> CellChecker<'a> {
             self.search.remember_contact_pair(k);
             return true;
         }
-        self.searched_contact()
+        self.searched_contact::<false>()
     }
 
-    /// Poses `q` and answers [`Self::in_contact`], placing bodies only as the answer needs: a
-    /// recent contact's pair in contact again (half of a planner's rejected configurations)
-    /// settles it with the frames and that pair's two bodies placed. After `true` the other
-    /// bodies may be left where an earlier pose put them: [`Self::pose`] again before reading
-    /// any (it places them). Not validated, as [`Self::pose`].
-    pub(crate) fn contact_at(&mut self, q: &[Real]) -> bool {
-        run_wide(ContactAt(self, q))
+    /// Poses `q` and looks for a contact to refuse a planner's motion on early: the recent
+    /// contacts' pairs (any), then every pair that is not a robot's own. `true` only for a
+    /// contact; `false` may leave a robot in contact with itself (the motion check's
+    /// certificate, which measures every pair, finds that: see
+    /// `PairSearch::world_contact_search`). Places bodies only as the answer needs: a recent
+    /// contact's pair in contact again (half of a planner's rejected configurations) settles
+    /// it with the frames and that pair's two bodies placed. After `true` the other bodies
+    /// may be left where an earlier pose put them: [`Self::pose`] again before reading any (it
+    /// places them). Not validated, as [`Self::pose`].
+    pub(crate) fn world_contact_at(&mut self, q: &[Real]) -> bool {
+        run_wide(WorldContactAt(self, q))
     }
 
-    /// [`Self::contact_at`]'s work, inlined into the function [`run_wide`] picks.
+    /// [`Self::world_contact_at`]'s work, inlined into the function [`run_wide`] picks.
     #[inline(always)]
-    fn contact_at_here(&mut self, q: &[Real]) -> bool {
+    fn world_contact_at_here(&mut self, q: &[Real]) -> bool {
         self.pose.pose_frames(self.cell, q);
         let n = self.flat_pairs.len();
         for k in self.search.recent_contact_pairs() {
@@ -407,7 +411,7 @@ impl<'a> CellChecker<'a> {
             }
         }
         self.pose.place_bodies(self.cell);
-        self.searched_contact()
+        self.searched_contact::<true>()
     }
 
     /// Whether pair `k` is a sphere whose centre's squared gap to an obstacle's box or
@@ -427,14 +431,19 @@ impl<'a> CellChecker<'a> {
                 .unwrap_or(false)
     }
 
-    /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs).
+    /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs), or
+    /// with `WORLD_ONLY` over those that are not a robot's own.
     #[inline(always)]
-    fn searched_contact(&self) -> bool {
+    fn searched_contact<const WORLD_ONLY: bool>(&self) -> bool {
         debug_assert!(self.pose.all_placed(), "pose before reading bodies");
         // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
         let window = 2.0 * crate::query::separation::CONTACT_ROUNDING * self.pose.magnitude()
             + Real::MIN_POSITIVE;
-        let best = self.search.search(&self.pose, window, true);
+        let best = if WORLD_ONLY {
+            self.search.world_contact_search(&self.pose, window)
+        } else {
+            self.search.search(&self.pose, window, true)
+        };
         let contact = best.pair != usize::MAX && self.rounded(best).distance <= 0.0;
         if contact {
             self.search.remember_contact_pair(best.pair);
@@ -585,15 +594,15 @@ impl WideOp for PoseAt<'_, '_, '_> {
     }
 }
 
-/// [`CellChecker::contact_at`], as [`run_wide`] runs it.
-struct ContactAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real]);
+/// [`CellChecker::world_contact_at`], as [`run_wide`] runs it.
+struct WorldContactAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real]);
 
-impl WideOp for ContactAt<'_, '_, '_> {
+impl WideOp for WorldContactAt<'_, '_, '_> {
     type Output = bool;
 
     #[inline(always)]
     fn run(self) -> bool {
-        self.0.contact_at_here(self.1)
+        self.0.world_contact_at_here(self.1)
     }
 }
 

@@ -97,6 +97,11 @@ pub(super) struct PairSearch {
     /// Each block's pair of groups, apart from the blocks: the cull test that skips most
     /// blocks reads only these (a block is large: a contact search visits ~115 of them).
     block_groups: Vec<(usize, usize)>,
+    /// Per block, whether its pairs are a robot's own (self-collision pairs), which the
+    /// world contact search leaves out.
+    own: Vec<bool>,
+    /// The first of the grid's uncovered blocks that are a robot's own (they come last).
+    uncovered_own: usize,
     /// The block of the last contact a contact search found, tried first by the next one.
     last_contact: ContactHint,
     /// The pairs of the last contacts found (see [`PairSearch::recent_contact_pairs`]).
@@ -122,6 +127,8 @@ impl PairSearch {
             with_general: Vec::new(),
             blocks: Vec::new(),
             block_groups: Vec::new(),
+            own: Vec::new(),
+            uncovered_own: 0,
             last_contact: ContactHint::default(),
             recent_contact_pairs: RecentPairs::default(),
             near_obstacles: None,
@@ -200,6 +207,8 @@ impl PairSearch {
                 .then_some((other, first))
             };
             let solid_side = shared_solid(groups.0).or_else(|| shared_solid(groups.1));
+            let (a, b) = pairs[order[start]];
+            search.own.push(pose.robot_of(a) == pose.robot_of(b));
             search.block_groups.push(groups);
             search.blocks.push(Block {
                 solid_side,
@@ -225,6 +234,11 @@ impl PairSearch {
             })
             .collect();
         search.near_obstacles = NearObstacles::new(&links);
+        if let Some(near) = &mut search.near_obstacles {
+            // (A stable sort: the others first, in their order.)
+            near.uncovered.sort_by_key(|&i| search.own[i]);
+            search.uncovered_own = near.uncovered.partition_point(|&i| !search.own[i]);
+        }
         search
     }
 
@@ -252,10 +266,25 @@ impl PairSearch {
             pair: usize::MAX,
         };
         if stop_at_contact {
-            self.contact_search(pose, &mut best);
+            self.contact_search::<false>(pose, &mut best);
         } else {
             self.closest_search(pose, &mut best);
         }
+        best
+    }
+
+    /// As [`Self::search`] stopping at contact, but over the pairs that are not a robot's own
+    /// (self-collision pairs are left out): the planner's motion check searches a motion's
+    /// interior points and its end only to refuse it early, and its certificate measures
+    /// every pair, self pairs included. On MotionBenchMaker a robot's own blocks were ~20 of
+    /// the ~40 blocks such a search visits, and rarely the reason to refuse.
+    #[inline(always)]
+    pub(super) fn world_contact_search(&self, pose: &CellPose, start: Real) -> Closest {
+        let mut best = Closest {
+            distance: start,
+            pair: usize::MAX,
+        };
+        self.contact_search::<true>(pose, &mut best);
         best
     }
 
@@ -264,14 +293,16 @@ impl PairSearch {
     /// one yields a pair at distance ≤ 0. (The closest-first order is not for it: its best
     /// stays the tiny window until a contact ends it, so that order culls nothing more, and
     /// costs a square root per block.) A tight loop: most blocks fail the cull test.
+    /// With `WORLD_ONLY`, a robot's own blocks are left out (see
+    /// [`Self::world_contact_search`]).
     #[inline(always)]
-    fn contact_search(&self, pose: &CellPose, best: &mut Closest) {
+    fn contact_search<const WORLD_ONLY: bool>(&self, pose: &CellPose, best: &mut Closest) {
         let n = self.blocks.len();
         let first = self.last_contact.0.load(Ordering::Relaxed) % n.max(1);
         let spheres = pose.group_spheres();
         let Some(near) = &self.near_obstacles else {
             for i in (first..n).chain(0..first) {
-                if self.visit(pose, i, best) {
+                if !(WORLD_ONLY && self.own[i]) && self.visit(pose, i, best) {
                     return;
                 }
             }
@@ -304,7 +335,12 @@ impl PairSearch {
                 }
             }
         }
-        for &i in &near.uncovered {
+        let uncovered = if WORLD_ONLY {
+            &near.uncovered[..self.uncovered_own]
+        } else {
+            &near.uncovered[..]
+        };
+        for &i in uncovered {
             if i != first && self.visit(pose, i, best) {
                 return;
             }

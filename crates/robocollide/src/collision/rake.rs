@@ -53,7 +53,7 @@ pub(super) fn rake_finds_contact(
     }
     for i in coarse_to_fine(intervals) {
         point_on_motion(q, qa, qb, i as Real / intervals as Real);
-        if checker.contact_at(q) {
+        if checker.world_contact_at(q) {
             return true;
         }
     }

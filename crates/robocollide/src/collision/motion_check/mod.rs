@@ -273,7 +273,7 @@ impl MotionCheck {
         // every pair it does not certify at both ends, so it finds a contact at `qb` too.)
         let known_free = self.end_gaps.find(qb).is_some();
         if rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
-            || (!known_free && checker.contact_at(qb))
+            || (!known_free && checker.world_contact_at(qb))
         {
             return false;
         }

@@ -72,6 +72,11 @@ impl CellPose {
         self.search.body_group[b]
     }
 
+    /// The robot of flat body `b`.
+    pub(in crate::collision) fn robot_of(&self, b: usize) -> usize {
+        self.body_robot[b]
+    }
+
     /// `true` if search group `g` has a bounding sphere fixed in a link.
     pub(in crate::collision) fn cullable(&self, g: usize) -> bool {
         self.search.groups[g].link.is_some()

@@ -58,41 +58,66 @@ fn posing_again_skips_only_robots_that_stand() {
 
 /// A contact query that places bodies only as its answer needs (frames, then a recent
 /// contact's two bodies) answers as a full pose does; poses left partial go back and forth
-/// through the kept poses, and posing completes them where a fresh pose puts every body.
+/// through the kept poses, and posing completes them where a fresh pose puts every body. The
+/// world contact query leaves a robot's own pairs out: it never reports a contact that is not
+/// there, and finds every contact of the other pairs (without self pairs, exactly the full
+/// query's answer).
 #[test]
 fn contact_queries_on_frames_alone_agree_with_full_poses() {
     use crate::collision::CellChecker;
     for cell in crate::collision::motion_bound::tests::demo_and_panda_cells() {
-        let mut lazy = CellChecker::new(&cell, true);
-        let mut full = CellChecker::new(&cell, true);
-        let dof = lazy.dof();
-        let mut unit = crate::math::unit_random(11);
-        let mut seen: Vec<Vec<Real>> = Vec::new();
-        let (mut contacts, mut free) = (0, 0);
-        for i in 0..600 {
-            // Mostly new configurations; every fifth one of the last three again.
-            let q = if i % 5 == 4 {
-                seen[seen.len() - 1 - i % 3].clone()
-            } else {
-                (0..dof).map(|_| unit() * 5.0 - 2.5).collect()
-            };
-            full.pose(&q);
-            let contact = full.in_contact();
-            assert_eq!(lazy.contact_at(&q), contact, "{q:?}");
-            if !contact || i % 3 == 0 {
-                lazy.pose(&q);
-                for b in 0..full.pose.cores().len() {
-                    assert_eq!(lazy.pose.shape(b), full.pose.shape(b), "{q:?}");
+        for include_self in [false, true] {
+            let mut lazy = CellChecker::new(&cell, include_self);
+            let mut full = CellChecker::new(&cell, include_self);
+            let dof = lazy.dof();
+            let mut unit = crate::math::unit_random(11);
+            let mut seen: Vec<Vec<Real>> = Vec::new();
+            let (mut contacts, mut free, mut own_only) = (0, 0, 0);
+            for i in 0..600 {
+                // Mostly new configurations; every fifth one of the last three again.
+                let q = if i % 5 == 4 {
+                    seen[seen.len() - 1 - i % 3].clone()
+                } else {
+                    (0..dof).map(|_| unit() * 5.0 - 2.5).collect()
+                };
+                full.pose(&q);
+                let contact = full.in_contact();
+                let pairs = full.pairs();
+                let world = (0..pairs.len()).any(|k| {
+                    pairs[k].robot_a != pairs[k].robot_b && full.contact_distance(k) <= 0.0
+                });
+                let found = lazy.world_contact_at(&q);
+                if include_self {
+                    assert!(!found || contact, "a contact that is not there: {q:?}");
+                    assert!(found || !world, "a world contact missed: {q:?}");
+                    own_only += usize::from(contact && !world);
+                } else {
+                    assert_eq!(found, contact, "{q:?}");
+                    assert_eq!(world, contact, "{q:?}");
                 }
-                assert_eq!(lazy.pose.group_spheres(), full.pose.group_spheres());
+                if !found || i % 3 == 0 {
+                    lazy.pose(&q);
+                    for b in 0..full.pose.cores().len() {
+                        assert_eq!(lazy.pose.shape(b), full.pose.shape(b), "{q:?}");
+                    }
+                    assert_eq!(lazy.pose.group_spheres(), full.pose.group_spheres());
+                }
+                if contact {
+                    contacts += 1;
+                } else {
+                    free += 1;
+                }
+                seen.push(q);
             }
-            if contact {
-                contacts += 1;
-            } else {
-                free += 1;
+            // (The Panda alone has no pairs but its own.)
+            if !full.pairs().is_empty() {
+                assert!(contacts > 50 && free > 50, "{contacts} {free}");
             }
-            seen.push(q);
+            if include_self {
+                // (Some configurations in contact only with the robot itself: the case the
+                // world query may leave.)
+                assert!(own_only > 0, "{own_only}");
+            }
         }
-        assert!(contacts > 50 && free > 50, "{contacts} {free}");
     }
 }
