@@ -100,6 +100,8 @@ pub(super) struct LaneScreen {
     /// The blocks of the last contacts found, screened first (a planner's blocked motions
     /// mostly meet an obstacle where the previous ones did).
     recent_contacts: RecentPairs,
+    /// Scratch: the blocks [`LaneScreen::finds_recent_contact`] screens.
+    probed: Vec<usize>,
 }
 
 impl LaneScreen {
@@ -246,17 +248,69 @@ impl LaneScreen {
             margin: 1e-9 * scale,
             lanes: Lanes::new(slots),
             recent_contacts: RecentPairs::default(),
+            probed: Vec::new(),
+        })
+    }
+
+    /// Walks the lanes over the motion `qa → qb` (whole-cell configurations) and looks for
+    /// contact at them in the blocks of the last contacts the screen found: `true` when a pair
+    /// of one is in contact at a lane (the motion is blocked). Nothing is certified; the
+    /// lanes stay posed for [`Self::screen`] of the same motion (`walked`). Before the
+    /// motion's bounds and its blocks' gaps at the end, which a motion blocked at a lane
+    /// needs none of: on MotionBenchMaker a third of the screens end in contact, most often
+    /// in the block of a recent one.
+    pub(super) fn finds_recent_contact(
+        &mut self,
+        checker: &CellChecker<'_>,
+        motion: (&[Real], &[Real]),
+    ) -> bool {
+        struct Probing<'a, 'c> {
+            screen: &'a mut LaneScreen,
+            checker: &'a CellChecker<'c>,
+            motion: (&'a [Real], &'a [Real]),
+        }
+        impl WideOp for Probing<'_, '_> {
+            type Output = bool;
+            #[inline(always)]
+            fn run(self) -> bool {
+                let screen = self.screen;
+                let (qa, qb) = self.motion;
+                let motion = (
+                    self.checker.robot_q(qa, screen.robot),
+                    self.checker.robot_q(qb, screen.robot),
+                );
+                let model = &self.checker.cell().robots[screen.robot].model;
+                model.forward_kinematics().walk_lanes(
+                    motion,
+                    &mut screen.lanes.frames,
+                    &mut screen.lanes.scratch,
+                );
+                let mut probed = std::mem::take(&mut screen.probed);
+                probed.clear();
+                let blocks = screen.tests.len();
+                probed.extend(screen.recent_contacts.iter().filter(|&i| i < blocks));
+                let contact = !screen.screen_span::<true>(&mut probed, 0.0, &[], None);
+                screen.probed = probed;
+                contact
+            }
+        }
+        run_wide(Probing {
+            screen: self,
+            checker,
+            motion,
         })
     }
 
     /// Screens the blocks `open` of the motion `qa → qb` (whole-cell configurations) at the
     /// lanes, `block_bounds` and `bounds` its bounds: the blocks certified leave `open`.
-    /// `false` when a pair is in contact at a lane (the motion is blocked). Runs compiled for
-    /// AVX2 where the processor has it (`simd` feature).
+    /// `false` when a pair is in contact at a lane (the motion is blocked). `walked`: the
+    /// lanes are posed over this motion already ([`Self::finds_recent_contact`]). Runs
+    /// compiled for AVX2 where the processor has it (`simd` feature).
     pub(super) fn screen(
         &mut self,
         checker: &CellChecker<'_>,
         motion: (&[Real], &[Real]),
+        walked: bool,
         open: &mut Vec<usize>,
         block_bounds: &[Real],
         bounds: &PairBounds,
@@ -265,6 +319,7 @@ impl LaneScreen {
             screen: &'a mut LaneScreen,
             checker: &'a CellChecker<'c>,
             motion: (&'a [Real], &'a [Real]),
+            walked: bool,
             open: &'a mut Vec<usize>,
             bounds: (&'a [Real], &'a PairBounds),
         }
@@ -274,13 +329,15 @@ impl LaneScreen {
             fn run(self) -> bool {
                 let (block_bounds, bounds) = self.bounds;
                 let screen = self.screen;
-                screen.screen_lanes(self.checker, self.motion, self.open, block_bounds, bounds)
+                let (checker, motion, walked) = (self.checker, self.motion, self.walked);
+                screen.screen_lanes(checker, motion, walked, self.open, block_bounds, bounds)
             }
         }
         run_wide(Screening {
             screen: self,
             checker,
             motion,
+            walked,
             open,
             bounds: (block_bounds, bounds),
         })
@@ -294,6 +351,7 @@ impl LaneScreen {
         &mut self,
         checker: &CellChecker<'_>,
         (qa, qb): (&[Real], &[Real]),
+        walked: bool,
         open: &mut Vec<usize>,
         block_bounds: &[Real],
         bounds: &PairBounds,
@@ -318,7 +376,12 @@ impl LaneScreen {
                 from += lane * first as Real;
                 length = lane * spanned as Real;
             }
-            if !self.screen_stretch(model, motion, (from, length), open, block_bounds, bounds) {
+            let passed = if level == 0 && walked {
+                self.screen_span::<false>(open, length, block_bounds, Some(bounds))
+            } else {
+                self.screen_stretch(model, motion, (from, length), open, block_bounds, bounds)
+            };
+            if !passed {
                 return false;
             }
             if open.is_empty() {
@@ -356,23 +419,37 @@ impl LaneScreen {
                 &mut lanes.scratch,
             );
         }
-        self.screen_span(open, length, block_bounds, bounds)
+        self.screen_span::<false>(open, length, block_bounds, Some(bounds))
     }
 
     /// One pass over the lanes as posed, which span a stretch `length` long in the motion's
-    /// parameter: the blocks certified on it leave `open`; `false` on contact.
+    /// parameter: the blocks certified on it leave `open`; `false` on contact. With
+    /// `CONTACT_ONLY` no bound is read (`block_bounds` and `bounds` may be empty): every
+    /// share is 0, so a block that leaves `open` is only free at the lanes, not certified.
     #[inline(always)]
-    fn screen_span(
+    fn screen_span<const CONTACT_ONLY: bool>(
         &mut self,
         open: &mut Vec<usize>,
         length: Real,
         block_bounds: &[Real],
-        bounds: &PairBounds,
+        bounds: Option<&PairBounds>,
     ) -> bool {
         let lanes = &mut self.lanes;
         lanes.start_pass();
         let (solids, boxes, margin) = (&self.solids, &self.boxes, self.margin);
         let per_bound = 0.5 * length / LANES as Real;
+        // The room a block's groups, and a pair, need beyond their radii at every lane.
+        let block_room = |i: usize| {
+            if CONTACT_ONLY {
+                margin
+            } else {
+                block_bounds[i] * per_bound + margin
+            }
+        };
+        let pair_room = |k: usize| match bounds {
+            Some(bounds) if !CONTACT_ONLY => bounds.pair(k) * per_bound + margin,
+            _ => margin,
+        };
         // The blocks of recent contacts first (the order changes no verdict).
         let mut front = 0;
         for hint in self.recent_contacts.iter() {
@@ -390,7 +467,7 @@ impl LaneScreen {
                     // (Closures here would be compiled apart, with baseline instructions.)
                     let whole_clear = match *whole {
                         Some((link, s)) => {
-                            let room = link.radius + block_bounds[i] * per_bound + margin;
+                            let room = link.radius + block_room(i);
                             lanes.apart(&link, &boxes[s], room)
                                 || clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
                         }
@@ -399,12 +476,11 @@ impl LaneScreen {
                     if whole_clear {
                         Verdict::Free
                     } else {
-                        let bound = |k| bounds.pair(k) * per_bound + margin;
-                        lanes.world_pairs(pairs, solids, bound)
+                        lanes.world_pairs(pairs, solids, pair_room)
                     }
                 }
                 Test::Links { whole, runs, pairs } => {
-                    let block_room = block_bounds[i] * per_bound + margin;
+                    let block_room = block_room(i);
                     let (a, b) = *whole;
                     if clear(
                         &lanes.squared_distances(&a, &b),
@@ -412,14 +488,13 @@ impl LaneScreen {
                     ) {
                         Verdict::Free
                     } else {
-                        let bound = |k| bounds.pair(k) * per_bound + margin;
                         let mut verdict = Verdict::Free;
                         for (a, other, run) in runs {
                             let room = a.radius + other.radius + block_room;
                             if clear(&lanes.squared_distances(a, other), room) {
                                 continue;
                             }
-                            match lanes.link_pairs(&pairs[run.clone()], bound) {
+                            match lanes.link_pairs(&pairs[run.clone()], pair_room) {
                                 Verdict::Free => {}
                                 Verdict::Open => verdict = Verdict::Open,
                                 Verdict::Contact => {

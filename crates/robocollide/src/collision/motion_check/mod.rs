@@ -337,6 +337,14 @@ impl MotionCheck {
         qb: &[Real],
         min_step: Real,
     ) -> bool {
+        // Where the lane screen runs, its lanes first, and the blocks of its last contacts
+        // there: a motion blocked at a lane needs no bound and no gap.
+        let walked = self.lanes.is_some();
+        if let Some(lanes) = &mut self.lanes
+            && lanes.finds_recent_contact(checker, (qa, qb))
+        {
+            return false;
+        }
         checker.place_motion_groups();
         self.set_motion_bounds(checker, qa, qb);
         // Whole blocks next: their groups' gaps at both ends against the block's bound. A
@@ -418,7 +426,7 @@ impl MotionCheck {
         {
             let motion = (qa, qb);
             let (open, bounds) = (&mut self.open_at_b, &self.block_bounds);
-            if !lanes.screen(checker, motion, open, bounds, &self.bounds) {
+            if !lanes.screen(checker, motion, walked, open, bounds, &self.bounds) {
                 return false;
             }
             if open.is_empty() {
