@@ -8,6 +8,7 @@
 //! cannot beat the current best; witness points are computed only for reported pairs.
 //! Posing is [`CellPose`]'s job.
 
+use super::checker_groups::sphere_gap;
 pub use super::pair_search::Closest;
 use super::pair_search::{CoreKind, PairSearch};
 use super::pose::CellPose;
@@ -405,30 +406,13 @@ impl<'a> CellChecker<'a> {
             if !(self.pose.place_body(a) && self.pose.place_body(b)) {
                 self.pose.place_bodies(self.cell);
             }
-            if !self.sphere_clear_of_solid(k) && self.contact_distance(k) <= 0.0 {
+            if !self.pose.sphere_clear_of_solid(a, b) && self.contact_distance(k) <= 0.0 {
                 self.search.remember_contact_pair(k);
                 return true;
             }
         }
         self.pose.place_bodies(self.cell);
         self.searched_contact::<true>()
-    }
-
-    /// Whether pair `k` is a sphere whose centre's squared gap to an obstacle's box or
-    /// cylinder already shows it apart ([`CellPose::fixed_solid_beyond`]): the recent
-    /// contacts' pairs are mostly such pairs, and mostly apart when the search goes on.
-    #[inline(always)]
-    fn sphere_clear_of_solid(&self, k: usize) -> bool {
-        let (a, b) = self.flat_pairs[k];
-        let cores = self.pose.cores();
-        let (sphere, solid) = if cores[a].general { (b, a) } else { (a, b) };
-        let core = &cores[sphere];
-        !core.general
-            && core.dd == 0.0
-            && self
-                .pose
-                .fixed_solid_beyond(solid, &core.start, core.radius, 0.0)
-                .unwrap_or(false)
     }
 
     /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs), or
@@ -603,20 +587,5 @@ impl WideOp for WorldContactAt<'_, '_, '_> {
     #[inline(always)]
     fn run(self) -> bool {
         self.0.world_contact_at_here(self.1)
-    }
-}
-
-/// The gap between two spheres `(centre, radius)` (−∞ where it is not a number: an infinite
-/// sphere stands for "no bound").
-#[inline]
-pub(super) fn sphere_gap(
-    (c, r): (crate::math::Point3, Real),
-    (d, s): (crate::math::Point3, Real),
-) -> Real {
-    let gap = (d - c).norm() - r - s;
-    if gap.is_nan() {
-        Real::NEG_INFINITY
-    } else {
-        gap
     }
 }

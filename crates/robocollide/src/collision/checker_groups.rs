@@ -4,7 +4,7 @@
 //! [`MotionCheck`](super::MotionCheck) and [`ChordCertificate`](super::chord_certificate)
 //! read the pose only through these.
 
-use super::checker::{CellChecker, sphere_gap};
+use super::checker::CellChecker;
 use crate::geom::Shape;
 use crate::math::Real;
 
@@ -137,5 +137,20 @@ impl CellChecker<'_> {
     pub(crate) fn body_group_gap(&self, r: usize, b: usize, g: usize) -> Real {
         let core = &self.pose.cores()[self.pose.flat_body(r, b)];
         sphere_gap(core.bounding_sphere(), self.pose.motion_group_sphere(g))
+    }
+}
+
+/// The gap between two spheres `(centre, radius)` (−∞ where it is not a number: an infinite
+/// sphere stands for "no bound").
+#[inline]
+pub(super) fn sphere_gap(
+    (c, r): (crate::math::Point3, Real),
+    (d, s): (crate::math::Point3, Real),
+) -> Real {
+    let gap = (d - c).norm() - r - s;
+    if gap.is_nan() {
+        Real::NEG_INFINITY
+    } else {
+        gap
     }
 }

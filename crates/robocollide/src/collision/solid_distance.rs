@@ -94,6 +94,22 @@ impl CellPose {
         Some((limit > 0.0) & (solid.squared_gap(centre) > needed * needed) & needed.is_finite())
     }
 
+    /// Whether flat bodies `a` and `b` (either way round) are a sphere whose centre's squared
+    /// gap to an obstacle's box or cylinder already shows it apart
+    /// ([`Self::fixed_solid_beyond`]): a contact query's recent contacts' pairs are mostly
+    /// such pairs, and mostly apart when the search goes on.
+    #[inline(always)]
+    pub(super) fn sphere_clear_of_solid(&self, a: usize, b: usize) -> bool {
+        let cores = self.cores();
+        let (sphere, solid) = if cores[a].general { (b, a) } else { (a, b) };
+        let core = &cores[sphere];
+        !core.general
+            && core.dd == 0.0
+            && self
+                .fixed_solid_beyond(solid, &core.start, core.radius, 0.0)
+                .unwrap_or(false)
+    }
+
     /// For a cylinder against a box (flat bodies `a` and `b`, either way round): the
     /// distance from the capsule of the same axis and radius to the box, a lower bound on the
     /// pair's signed distance (the capsule contains the cylinder; depth only grows with the
