@@ -184,7 +184,7 @@ impl PairSearch {
         if n == 0 || self.visit(pose, first, best) {
             return;
         }
-        for (slot, &g) in near.groups.iter().enumerate() {
+        for (slot, &g) in near.groups.iter().enumerate().rev() {
             let (centre, radius) = spheres[g];
             let listed = if radius + best.distance <= near.grid.reach() {
                 near.grid.near(&centre)
