@@ -405,12 +405,16 @@ impl MotionCheck {
         open.clear();
         open.resize(self.blocks.len(), 0);
         let mut count = 0;
+        // (From the last block to the first: a link's blocks come after those of the links
+        // nearer the base, and the distal links' are the likeliest in contact, which the lane
+        // screen then meets sooner.)
         for (i, ((&gap_b, &bound), &credit)) in self
             .gaps_b
             .iter()
             .zip(&self.block_bounds)
             .zip(&self.credit)
             .enumerate()
+            .rev()
         {
             // (A NaN gap or bound leaves the block open.)
             let certified = gap_b > bound - credit;
