@@ -78,25 +78,35 @@ impl Coordinate {
     }
 
     /// Moves to the next index (adds one with carries) and returns its radical inverse.
+    #[inline]
     fn next(&mut self) -> Real {
+        // (Most steps only raise the lowest digit: `1 − 1/base` of them.)
+        match self.digits.first_mut() {
+            Some(digit) if *digit + 1 < self.base => {
+                *digit += 1;
+                self.numerator += self.weights[0];
+            }
+            _ => self.carry(),
+        }
+        self.numerator as Real / self.denominator
+    }
+
+    /// Adds one to an index whose lowest digit is `base − 1` (or that has no digit yet).
+    #[cold]
+    fn carry(&mut self) {
         let weight = |i: usize| self.weights.get(i).copied().unwrap_or(0);
-        let mut carried = true;
         for (i, digit) in self.digits.iter_mut().enumerate() {
             if *digit + 1 < self.base {
                 *digit += 1;
                 self.numerator += weight(i);
-                carried = false;
-                break;
+                return;
             }
             // (The digit was base − 1.)
             *digit = 0;
             self.numerator -= u64::from(self.base - 1) * weight(i);
         }
-        if carried {
-            self.numerator += weight(self.digits.len());
-            self.digits.push(1);
-        }
-        self.numerator as Real / self.denominator
+        self.numerator += weight(self.digits.len());
+        self.digits.push(1);
     }
 }
 
