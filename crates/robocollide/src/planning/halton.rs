@@ -88,7 +88,9 @@ impl Coordinate {
             }
             _ => self.carry(),
         }
-        self.numerator as Real / self.denominator
+        // (Below 2⁵³, so the signed conversion, one instruction where the unsigned one is a
+        // sequence, is exact.)
+        (self.numerator as i64) as Real / self.denominator
     }
 
     /// Adds one to an index whose lowest digit is `base − 1` (or that has no digit yet).
