@@ -134,7 +134,7 @@ mod tests {
     /// kinematics only).
     #[test]
     fn anchor_points_stay_within_the_chord_deviation() {
-        use super::super::motion_bound::tests::demo_and_panda_cells;
+        use super::super::test_cells::demo_and_panda_cells;
         use crate::math::unit_random;
         let cells = demo_and_panda_cells();
         let mut next = unit_random(11);

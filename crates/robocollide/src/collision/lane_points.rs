@@ -11,6 +11,7 @@
 use super::point_solid::Solid;
 use crate::kinematics::{LANES, Lane, LaneFrame};
 use crate::math::{Point3, Real};
+use crate::robot::RobotModel;
 
 /// A sphere fixed on a link: the link, its centre in the link's frame, its radius; and its
 /// slot in the per-motion cache of placed centres.
@@ -25,8 +26,8 @@ pub(super) struct LinkSphere {
 /// The current motion's link frames at the lanes, and the sphere centres placed so far.
 #[derive(Debug, Clone)]
 pub(super) struct Lanes {
-    pub(super) frames: Vec<LaneFrame>,
-    pub(super) scratch: Vec<(Lane, Lane)>,
+    frames: Vec<LaneFrame>,
+    scratch: Vec<(Lane, Lane)>,
     /// By slot, with the stamp of the motion they were placed for.
     placed: Vec<(u64, [Lane; 3])>,
     /// By slot, the box of the centre's lanes (lowest and highest corner; NaN where a lane
@@ -52,6 +53,15 @@ impl Lanes {
             failed: 0,
             ends: (Vec::new(), Vec::new()),
         }
+    }
+
+    /// Poses the link frames of `model` at the lanes of the motion `qa → qb` (its
+    /// configurations).
+    #[inline(always)]
+    pub(super) fn walk(&mut self, model: &RobotModel, motion: (&[Real], &[Real])) {
+        model
+            .forward_kinematics()
+            .walk_lanes(motion, &mut self.frames, &mut self.scratch);
     }
 
     /// Starts a pass over newly posed frames: every centre is placed again, and no lane has

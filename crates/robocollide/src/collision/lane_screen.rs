@@ -280,11 +280,7 @@ impl LaneScreen {
                     self.checker.robot_q(qb, screen.robot),
                 );
                 let model = &self.checker.cell().robots[screen.robot].model;
-                model.forward_kinematics().walk_lanes(
-                    motion,
-                    &mut screen.lanes.frames,
-                    &mut screen.lanes.scratch,
-                );
+                screen.lanes.walk(model, motion);
                 let mut probed = std::mem::take(&mut screen.probed);
                 probed.clear();
                 let blocks = screen.tests.len();
@@ -406,18 +402,13 @@ impl LaneScreen {
         let lanes = &mut self.lanes;
         // (The whole motion from its own ends; a refined stretch is shorter.)
         if from == 0.0 && length == 1.0 {
-            model
-                .forward_kinematics()
-                .walk_lanes((qa, qb), &mut lanes.frames, &mut lanes.scratch);
+            lanes.walk(model, (qa, qb));
         } else {
-            let (start, end) = &mut lanes.ends;
-            point_on_motion(start, qa, qb, from);
-            point_on_motion(end, qa, qb, from + length);
-            model.forward_kinematics().walk_lanes(
-                (start, end),
-                &mut lanes.frames,
-                &mut lanes.scratch,
-            );
+            let (mut start, mut end) = std::mem::take(&mut lanes.ends);
+            point_on_motion(&mut start, qa, qb, from);
+            point_on_motion(&mut end, qa, qb, from + length);
+            lanes.walk(model, (&start, &end));
+            lanes.ends = (start, end);
         }
         self.screen_span::<false>(open, length, block_bounds, Some(bounds))
     }

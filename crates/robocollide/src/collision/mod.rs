@@ -31,6 +31,8 @@ mod report;
 mod solid_distance;
 mod start_measure;
 mod sweep;
+#[cfg(test)]
+mod test_cells;
 mod trajectory;
 
 pub use checker::{CellChecker, Closest};

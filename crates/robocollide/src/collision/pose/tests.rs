@@ -65,7 +65,7 @@ fn posing_again_skips_only_robots_that_stand() {
 #[test]
 fn contact_queries_on_frames_alone_agree_with_full_poses() {
     use crate::collision::CellChecker;
-    for cell in crate::collision::motion_bound::tests::demo_and_panda_cells() {
+    for cell in crate::collision::test_cells::demo_and_panda_cells() {
         for include_self in [false, true] {
             let mut lazy = CellChecker::new(&cell, include_self);
             let mut full = CellChecker::new(&cell, include_self);
