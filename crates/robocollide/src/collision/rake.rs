@@ -38,8 +38,8 @@ const MAX_RAKE_INTERVALS: usize = 64;
 pub const PIECE_STEPS: Real = 1.5;
 
 /// Whether a culled contact search at an interior point of `qa → qb` finds contact, the points
-/// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Leaves `qb` posed when it
-/// searched some point and found no contact.
+/// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Leaves the checker posed
+/// at the last point searched (perhaps with only some bodies placed).
 pub(super) fn rake_finds_contact(
     checker: &mut CellChecker<'_>,
     q: &mut Vec<Real>,
@@ -57,7 +57,6 @@ pub(super) fn rake_finds_contact(
             return true;
         }
     }
-    checker.pose(qb);
     false
 }
 
