@@ -271,10 +271,11 @@ impl MotionCheck {
         // certified motion (a tree's node: a connect walk's last step, a shortcut) was found
         // free of contact then. (These searches only refuse early: the certificate measures
         // every pair it does not certify at both ends, so it finds a contact at `qb` too.)
+        if rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing) {
+            return false;
+        }
         let known_free = self.end_gaps.find(qb).is_some();
-        if rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing)
-            || (!known_free && checker.world_contact_at(qb))
-        {
+        if !known_free && checker.world_contact_at(qb) {
             return false;
         }
         self.budget = MAX_MOTION_EVALUATIONS;
