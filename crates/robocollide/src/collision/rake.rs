@@ -39,7 +39,7 @@ pub const PIECE_STEPS: Real = 1.5;
 
 /// Whether a culled contact search at an interior point of `qa → qb` finds contact, the points
 /// about `spacing` apart ([`rake_intervals`]). `q` is scratch space. Leaves the checker posed
-/// at the last point searched (perhaps with only some bodies placed).
+/// at the last point searched, if any (perhaps with only some bodies placed): not at `qb`.
 pub(super) fn rake_finds_contact(
     checker: &mut CellChecker<'_>,
     q: &mut Vec<Real>,
