@@ -1,6 +1,6 @@
 //! The lane screen's points ([`LaneScreen`](super::lane_screen::LaneScreen)): a robot's link
 //! frames at the [`LANES`] points of a stretch of a motion, the centres of its spheres placed
-//! there (once per pass, on first use), and the tests the screen makes on them, every lane at
+//! there (once per walk, on first use), and the tests the screen makes on them, every lane at
 //! once: a sphere against an obstacle's solid, two spheres against each other, a sphere's
 //! lanes against an obstacle's world-aligned box.
 //!
@@ -28,10 +28,10 @@ pub(super) struct LinkSphere {
 pub(super) struct Lanes {
     frames: Vec<LaneFrame>,
     scratch: Vec<(Lane, Lane)>,
-    /// By slot, with the stamp of the motion they were placed for.
+    /// By slot, with the stamp of the walk they were placed for.
     placed: Vec<(u64, [Lane; 3])>,
     /// By slot, the box of the centre's lanes (lowest and highest corner; NaN where a lane
-    /// is), with the stamp of the pass it was taken for.
+    /// is), with the stamp of the walk it was taken for.
     spans: Vec<(u64, Corners)>,
     stamp: u64,
     /// Bit `l` set when some pair of a block left open is not clear at lane `l` (the
@@ -49,7 +49,8 @@ impl Lanes {
             scratch: Vec::new(),
             placed: vec![(0, [[0.0; LANES]; 3]); slots],
             spans: vec![(0, [[0.0; 3]; 2]); slots],
-            stamp: 0,
+            // (Above the slots' 0: nothing is placed before the first walk.)
+            stamp: 1,
             failed: 0,
             ends: (Vec::new(), Vec::new()),
         }
@@ -62,12 +63,13 @@ impl Lanes {
         model
             .forward_kinematics()
             .walk_lanes(motion, &mut self.frames, &mut self.scratch);
+        // (New frames: every centre and span is placed again, on first use.)
+        self.stamp += 1;
     }
 
-    /// Starts a pass over newly posed frames: every centre is placed again, and no lane has
-    /// failed yet.
+    /// Starts a pass over the lanes as walked: no lane has failed yet. (A second pass over
+    /// the same walk, the screen's after the contact probe's, reuses the centres placed.)
     pub(super) fn start_pass(&mut self) {
-        self.stamp += 1;
         self.failed = 0;
     }
 
@@ -135,7 +137,7 @@ impl Lanes {
         })
     }
 
-    /// The world centre of `sphere` in every lane (placed once per motion).
+    /// The world centre of `sphere` in every lane (placed once per walk).
     #[inline(always)]
     pub(super) fn centre(&mut self, sphere: &LinkSphere) -> &[Lane; 3] {
         self.place(sphere);
