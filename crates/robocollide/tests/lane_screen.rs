@@ -176,3 +176,83 @@ fn clearance_only_a_refined_pass_sees_is_certified() {
         }
     }
 }
+
+/// The chord pass (lanes at `i/(LANES − 1)`, chords between them): the swinging tip's chords
+/// cut inside its circle by their sagitta, which the pass's deviation bound `h² A / 8` equals
+/// to second order here. An obstacle outside the circle that reaches the arc by 10 nm midway
+/// between two of those lanes is 0.28 mm from the chords: a pass that left the deviation out
+/// would certify the motion. Every first-order lane and refined lane sees it under its share,
+/// so only the exact stages may settle it, and they must find the contact.
+#[test]
+fn a_contact_between_two_chord_lanes_is_never_certified() {
+    let spacing = 1.0 / (LANES - 1.0);
+    let sagitta = ARM * (1.0 - (TURN * spacing / 2.0).cos());
+    assert!(sagitta > 2.5e-4, "{sagitta}");
+    let overlap = 1e-8;
+    let mut checked = 0;
+    // A ball at three angles; a cube whose face is tangent to the circle (its faces along the
+    // world axes, so at angles 0 and π/2).
+    let obstacles = [
+        (0.3, false),
+        (1.9, false),
+        (-2.4, false),
+        (0.0, true),
+        (std::f64::consts::FRAC_PI_2, true),
+    ];
+    for (at, cube) in obstacles {
+        let (c, s) = (f64::cos(at), f64::sin(at));
+        let cell = if cube {
+            let half = 0.05;
+            let out = ARM + TIP + half - overlap;
+            let shape = format!(
+                "box = {{ center = [{}, {}, 0.0], half_extents = [{half}, {half}, {half}] }}",
+                out * c,
+                out * s
+            );
+            swing_with("chord-box", &shape)
+        } else {
+            let ball = 0.05;
+            let out = ARM + TIP + ball - overlap;
+            swing_with_ball("chord-ball", [out * c, out * s, 0.0], ball)
+        };
+        let mut checker = CellChecker::new(&cell, true);
+        let mut motion = MotionCheck::new(&checker);
+        for i in 0..(LANES as usize - 1) {
+            for sign in [1.0, -1.0] {
+                let (qa, qb) = through(at, (i as f64 + 0.5) * spacing, sign);
+                assert!(
+                    !motion.free(&mut checker, &qa, &qb, 1e-4),
+                    "at {at}, between chord lanes {i} and {} ({sign}): certified free",
+                    i + 1
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 150);
+}
+
+/// A clearance of three sagittas all along the motion (a ball outside the circle, the tip
+/// passing it at every stretch and lane position): under every first-order share, refined or
+/// not, but clear along the chords; the motion is free and must be certified.
+#[test]
+fn clearance_along_the_chords_is_certified() {
+    let spacing = 1.0 / (LANES - 1.0);
+    let sagitta = ARM * (1.0 - (TURN * spacing / 2.0).cos());
+    let ball = 0.05;
+    for at in [0.3f64, 1.9, -2.4] {
+        let out = ARM + TIP + 3.0 * sagitta + ball;
+        let cell = swing_with_ball("chord-clear", [out * at.cos(), out * at.sin(), 0.0], ball);
+        let mut checker = CellChecker::new(&cell, true);
+        let mut motion = MotionCheck::new(&checker);
+        for k in 0..=30 {
+            for sign in [1.0, -1.0] {
+                let (qa, qb) = through(at, k as f64 / 30.0, sign);
+                assert!(
+                    motion.free(&mut checker, &qa, &qb, 1e-4),
+                    "at {at}, s = {k}/30 ({sign})"
+                );
+            }
+        }
+    }
+}

@@ -2,12 +2,13 @@
 //! frames at the [`LANES`] points of a stretch of a motion, the centres of its spheres placed
 //! there (once per walk, on first use), and the tests the screen makes on them, every lane at
 //! once: a sphere against an obstacle's solid, two spheres against each other, a sphere's
-//! lanes against an obstacle's world-aligned box.
+//! lanes against an obstacle's world-aligned box, and the chord pass's bounds between lanes.
 //!
 //! Conventions: squared distances are compared with squared rooms (`room ≥ 0`), so no square
 //! root is taken; a NaN lane is never clear (NaN compares false), so it leaves its block open
 //! or, where contact is asked, reads as contact. Units: metres.
 
+use super::lane_chords::least_distances;
 use super::point_solid::Solid;
 use crate::kinematics::{LANES, Lane, LaneFrame};
 use crate::math::{Point3, Real};
@@ -152,6 +153,25 @@ impl Lanes {
             self.frames[sphere.link].apply_into(&sphere.centre, centre);
             *stamp = self.stamp;
         }
+    }
+
+    /// The chord pass's measures of `sphere` against `solid`: the least distance of its
+    /// centre at a lane, and the least lower bound along the chords between lanes (see
+    /// [`least_distances`]).
+    #[inline(always)]
+    pub(super) fn solid_chords(&mut self, sphere: &LinkSphere, solid: &Solid) -> (Real, Real) {
+        let points = self.centre(sphere);
+        least_distances(points, &solid.outside_offsets(points))
+    }
+
+    /// The same for two spheres' centres (their difference against the origin).
+    #[inline(always)]
+    pub(super) fn sphere_chords(&mut self, a: &LinkSphere, b: &LinkSphere) -> (Real, Real) {
+        self.place(a);
+        self.place(b);
+        let (a, b) = (&self.placed[a.slot].1, &self.placed[b.slot].1);
+        let apart: [Lane; 3] = std::array::from_fn(|i| std::array::from_fn(|l| a[i][l] - b[i][l]));
+        least_distances(&apart, &apart)
     }
 
     /// The squared distances of two spheres' centres in every lane.

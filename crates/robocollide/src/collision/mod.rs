@@ -15,6 +15,7 @@ mod contact_hints;
 mod core;
 mod culling_groups;
 mod end_gaps;
+mod lane_chords;
 mod lane_points;
 mod lane_screen;
 mod limit_certificate;

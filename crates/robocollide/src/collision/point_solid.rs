@@ -119,6 +119,72 @@ impl Solid {
     }
 }
 
+impl Solid {
+    /// For each lane's point, its offset from the solid's nearest point (`p − nearest`; 0
+    /// inside): its length is the distance, its direction the distance's gradient (for the
+    /// chord pass, [`lane_chords`](super::lane_chords)).
+    // (Lane-indexed loops that vectorise: one lane's three values are written across the
+    // three arrays.)
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    pub(super) fn outside_offsets(&self, p: &[Lane; 3]) -> [Lane; 3] {
+        let mut out = [[0.0; LANES]; 3];
+        let at = |l: usize| [p[0][l], p[1][l], p[2][l]];
+        match self {
+            Solid::Ball { centre, radius } => {
+                for l in 0..LANES {
+                    let v = offset(at(l), centre);
+                    let norm = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                    let keep = if norm > *radius {
+                        1.0 - radius / norm
+                    } else {
+                        0.0
+                    };
+                    for a in 0..3 {
+                        out[a][l] = v[a] * keep;
+                    }
+                }
+            }
+            Solid::Box { centre, rows, half } => {
+                for l in 0..LANES {
+                    let v = offset(at(l), centre);
+                    let mut o = [0.0; 3];
+                    for (row, h) in rows.iter().zip(half) {
+                        let along = dot(row, v);
+                        let beyond = along - along.clamp(-h, *h);
+                        o[0] += row.x * beyond;
+                        o[1] += row.y * beyond;
+                        o[2] += row.z * beyond;
+                    }
+                    for a in 0..3 {
+                        out[a][l] = o[a];
+                    }
+                }
+            }
+            Solid::Cylinder {
+                centre,
+                axis,
+                half,
+                radius,
+            } => {
+                for l in 0..LANES {
+                    let (along, w, across) = cylinder_frame(centre, axis, at(l));
+                    let cap = along - along.clamp(-half, *half);
+                    let side = if across > *radius {
+                        1.0 - radius / across
+                    } else {
+                        0.0
+                    };
+                    out[0][l] = axis.x * cap + w[0] * side;
+                    out[1][l] = axis.y * cap + w[1] * side;
+                    out[2][l] = axis.z * cap + w[2] * side;
+                }
+            }
+        }
+        out
+    }
+}
+
 /// `p − centre`.
 #[inline(always)]
 fn offset(p: [Real; 3], centre: &Vector3) -> [Real; 3] {
@@ -149,8 +215,10 @@ fn box_gap(centre: &Vector3, rows: &[Vector3; 3], half: &[Real; 3], p: [Real; 3]
     out
 }
 
+/// `p` relative to a cylinder's axis: how far along it from the centre, the offset across
+/// it, and that offset's length.
 #[inline(always)]
-fn cylinder_gap(centre: &Vector3, axis: &Vector3, half: Real, radius: Real, p: [Real; 3]) -> Real {
+fn cylinder_frame(centre: &Vector3, axis: &Vector3, p: [Real; 3]) -> (Real, [Real; 3], Real) {
     let v = offset(p, centre);
     let along = dot(axis, v);
     let w = [
@@ -158,7 +226,12 @@ fn cylinder_gap(centre: &Vector3, axis: &Vector3, half: Real, radius: Real, p: [
         v[1] - along * axis.y,
         v[2] - along * axis.z,
     ];
-    let across = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+    (along, w, (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt())
+}
+
+#[inline(always)]
+fn cylinder_gap(centre: &Vector3, axis: &Vector3, half: Real, radius: Real, p: [Real; 3]) -> Real {
+    let (along, _, across) = cylinder_frame(centre, axis, p);
     let beyond_cap = (along.abs() - half).max(0.0);
     let beyond_side = (across - radius).max(0.0);
     beyond_cap * beyond_cap + beyond_side * beyond_side
@@ -213,6 +286,18 @@ mod tests {
                     "{shape:?} at {p}: {gap} vs {exact}"
                 );
                 assert_eq!(gaps[l], gap, "lane {l} differs from the point's");
+            }
+            // The offsets: as long as the distance, and pointing from a point of the solid's
+            // surface (or the point itself, inside) that is that far away.
+            let offsets = solid.outside_offsets(&lanes);
+            for (l, p) in points.iter().enumerate() {
+                let offset = Vector3::new(offsets[0][l], offsets[1][l], offsets[2][l]);
+                let gap = solid.squared_gap(p);
+                assert!(
+                    (offset.norm() - gap.sqrt()).abs() < 1e-12,
+                    "{shape:?} at {p}"
+                );
+                assert!(solid.squared_gap(&(p - offset)) < 1e-24, "{shape:?} at {p}");
             }
         }
     }

@@ -25,9 +25,19 @@
 //! screened again as a motion of its own, `q(s₀) → q(s₁)`, its lanes `(s₁ − s₀)/LANES` apart
 //! and its shares `λ·(s₁ − s₀)/(2·LANES)` (the bound is linear in the stretch's length):
 //! a block clear there is free on the whole motion. Up to [`REFINEMENTS`] times, each on the
-//! stretch the pass before left; then the blocks still open go to the exact certificate. (On
-//! MotionBenchMaker the refinements settled two in five of the motions whose blocks the first
-//! pass left open, saving 2.5 % of the planner's instructions.)
+//! stretch the pass before left. (On MotionBenchMaker the refinements settled two in five of
+//! the motions whose blocks the first pass left open, saving 2.5 % of the planner's
+//! instructions.)
+//!
+//! Chord pass ([`chord_pass`], second order): the blocks still open are tested once more at
+//! lanes walked at `i/(LANES − 1)`, the motion's ends included, along the chords between
+//! neighbouring lanes: a pair is free when every chord keeps further from the obstacle (or the
+//! other sphere) than the radii plus the chord's deviation `A/(8 (LANES − 1)²)`, bounded
+//! without a kernel by the distance's tangents at the chord's ends
+//! ([`lane_chords`](super::lane_chords)). A link passing a few millimetres from an obstacle
+//! all along the motion, which no first-order pass settles, is settled here. A pair touching at
+//! one of these lanes blocks the motion. Then the blocks still open go to the exact
+//! certificate.
 //!
 //! Rounding: the lanes' frames come from [`forward_lanes_into`](crate::kinematics::ForwardKinematics::forward_lanes_into), whose
 //! points differ from the exact points of the motion by ~10⁻¹⁵ of the reach (tested below
@@ -43,10 +53,13 @@
 //! that are spheres, boxes or flat-capped cylinders. Every other block is left to the exact
 //! certificate. Units: metres.
 
+mod chord_pass;
+
 use super::checker::CellChecker;
 use super::contact_hints::RecentPairs;
 use super::lane_points::{Corners, Lanes, LinkSphere, Verdict, clear};
 use super::motion_blocks::Block;
+use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
 use super::point_solid::Solid;
 use super::rake::point_on_motion;
@@ -54,6 +67,7 @@ use crate::kinematics::{JointKind, LANES};
 use crate::math::Real;
 use crate::robot::{BodyShape, RobotModel};
 use crate::wide::{WideOp, run_wide};
+use chord_pass::Chords;
 
 /// Passes over a stretch of the motion after the first, each over the lanes of the pass
 /// before from the first to the last where a block left open had a pair not clear.
@@ -102,6 +116,8 @@ pub(super) struct LaneScreen {
     recent_contacts: RecentPairs,
     /// Scratch: the blocks [`LaneScreen::finds_recent_contact`] screens.
     probed: Vec<usize>,
+    /// The chord pass's deviations ([`chord_pass`]).
+    chords: Chords,
 }
 
 impl LaneScreen {
@@ -240,6 +256,7 @@ impl LaneScreen {
             return None;
         }
         scale += solids.iter().map(Solid::extent).fold(0.0, Real::max);
+        let chords = Chords::new(model, spheres.iter().chain(&groups).flatten(), slots);
         Some(Self {
             robot,
             tests,
@@ -249,6 +266,7 @@ impl LaneScreen {
             lanes: Lanes::new(slots),
             recent_contacts: RecentPairs::default(),
             probed: Vec::new(),
+            chords,
         })
     }
 
@@ -309,7 +327,7 @@ impl LaneScreen {
         walked: bool,
         open: &mut Vec<usize>,
         block_bounds: &[Real],
-        bounds: &PairBounds,
+        bounds: (&PairBounds, &MotionBound),
     ) -> bool {
         struct Screening<'a, 'c> {
             screen: &'a mut LaneScreen,
@@ -317,7 +335,7 @@ impl LaneScreen {
             motion: (&'a [Real], &'a [Real]),
             walked: bool,
             open: &'a mut Vec<usize>,
-            bounds: (&'a [Real], &'a PairBounds),
+            bounds: (&'a [Real], (&'a PairBounds, &'a MotionBound)),
         }
         impl WideOp for Screening<'_, '_> {
             type Output = bool;
@@ -341,7 +359,7 @@ impl LaneScreen {
 
     /// [`Self::screen`]'s work: the whole motion, then up to [`REFINEMENTS`] times the
     /// stretch of the lanes where a pair of a block left open was not clear, as a motion of
-    /// its own (see the module docs).
+    /// its own (see the module docs); then the chord pass.
     #[inline(always)]
     fn screen_lanes(
         &mut self,
@@ -350,7 +368,7 @@ impl LaneScreen {
         walked: bool,
         open: &mut Vec<usize>,
         block_bounds: &[Real],
-        bounds: &PairBounds,
+        (bounds, bound): (&PairBounds, &MotionBound),
     ) -> bool {
         let (qa, qb) = (
             checker.robot_q(qa, self.robot),
@@ -381,10 +399,10 @@ impl LaneScreen {
                 return false;
             }
             if open.is_empty() {
-                break;
+                return true;
             }
         }
-        true
+        self.chord_pass(model, motion, open, bound)
     }
 
     /// Walks the lanes over the stretch `(from, length)` of the motion (robot configurations)
@@ -498,19 +516,35 @@ impl LaneScreen {
                     }
                 }
             };
-            match verdict {
-                Verdict::Contact => {
-                    self.recent_contacts.remember(i);
-                    return false;
-                }
-                Verdict::Free => {}
-                Verdict::Open => {
-                    open[kept] = i;
-                    kept += 1;
-                }
+            if !settle(&mut self.recent_contacts, (open, &mut kept), i, verdict) {
+                return false;
             }
         }
         open.truncate(kept);
         true
     }
+}
+
+/// Applies a pass's verdict on block `i` (`open[index]` for some `index ≥ kept`): `false` on
+/// contact (the block remembered among the recent contacts); an open block is kept at
+/// `open[kept]`, a free one leaves.
+#[inline(always)]
+fn settle(
+    recent: &mut RecentPairs,
+    (open, kept): (&mut [usize], &mut usize),
+    i: usize,
+    verdict: Verdict,
+) -> bool {
+    match verdict {
+        Verdict::Contact => {
+            recent.remember(i);
+            return false;
+        }
+        Verdict::Free => {}
+        Verdict::Open => {
+            open[*kept] = i;
+            *kept += 1;
+        }
+    }
+    true
 }
