@@ -98,18 +98,21 @@ impl LaneScreen {
         lanes.walk(model, (&start, &end));
         lanes.ends = (start, end);
         let (solids, margin) = (&self.solids, self.margin);
-        let deviation = &self.chords.deviations;
-        // The room a sphere, or two, must keep beyond touching along every chord.
-        let room = |s: &LinkSphere| s.radius + deviation[s.slot];
+        let deviations = &self.chords.deviations;
+        // (No closures here: they would be compiled apart, with baseline instructions.)
         let mut kept = 0;
         for index in 0..open.len() {
             let i = open[index];
             let verdict = match &self.tests[i] {
                 Test::Exact => Verdict::Open,
                 Test::World { whole, pairs } => {
-                    let whole_clear = whole.is_some_and(|(link, s)| {
-                        lanes.solid_chords(&link, &solids[s]).1 > room(&link) + margin
-                    });
+                    let whole_clear = match *whole {
+                        Some((link, s)) => {
+                            let room = room(&link, deviations) + margin;
+                            lanes.solid_chords(&link, &solids[s]).1 > room
+                        }
+                        None => false,
+                    };
                     if whole_clear {
                         Verdict::Free
                     } else {
@@ -121,7 +124,7 @@ impl LaneScreen {
                                 at_lanes,
                                 along,
                                 sphere.radius,
-                                room(&sphere) + margin,
+                                room(&sphere, deviations) + margin,
                             );
                             if matches!(verdict, Verdict::Contact) {
                                 break;
@@ -131,13 +134,10 @@ impl LaneScreen {
                     }
                 }
                 Test::Links { whole, runs, pairs } => {
-                    let clears = |lanes: &mut Lanes, a: &LinkSphere, b: &LinkSphere| {
-                        lanes.sphere_chords(a, b).1 > room(a) + room(b) + margin
-                    };
                     let mut verdict = Verdict::Free;
-                    if !clears(lanes, &whole.0, &whole.1) {
+                    if !spheres_clear(lanes, (&whole.0, &whole.1), deviations, margin) {
                         'runs: for (a, other, run) in runs {
-                            if clears(lanes, a, other) {
+                            if spheres_clear(lanes, (a, other), deviations, margin) {
                                 continue;
                             }
                             for (_, a, b) in &pairs[run.clone()] {
@@ -148,7 +148,7 @@ impl LaneScreen {
                                     at_lanes,
                                     along,
                                     touch,
-                                    room(a) + room(b) + margin,
+                                    room(a, deviations) + room(b, deviations) + margin,
                                 );
                                 if matches!(verdict, Verdict::Contact) {
                                     break 'runs;
@@ -166,6 +166,24 @@ impl LaneScreen {
         open.truncate(kept);
         true
     }
+}
+
+/// The room `sphere` must keep beyond touching along every chord: its radius and its deviation.
+#[inline(always)]
+fn room(sphere: &LinkSphere, deviations: &[Real]) -> Real {
+    sphere.radius + deviations[sphere.slot]
+}
+
+/// Whether two spheres keep apart along every chord, by their rooms and `margin`.
+#[inline(always)]
+fn spheres_clear(
+    lanes: &mut Lanes,
+    (a, b): (&LinkSphere, &LinkSphere),
+    deviations: &[Real],
+    margin: Real,
+) -> bool {
+    let room = room(a, deviations) + room(b, deviations) + margin;
+    lanes.sphere_chords(a, b).1 > room
 }
 
 /// A block's verdict so far, after one more pair whose least distance at the lanes is
