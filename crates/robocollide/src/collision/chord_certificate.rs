@@ -182,6 +182,23 @@ impl ChordCertificate {
         });
     }
 
+    /// The slot of sphere body `flat` (a flat body index), if it is a sphere.
+    pub(super) fn ball_slot(&self, flat: usize) -> Option<usize> {
+        self.balls.iter().position(|&f| f == flat)
+    }
+
+    /// Sphere `slot`'s curvature bound along the current motion ([`Self::set_motion`]).
+    #[inline]
+    pub(super) fn ball_curvature(&self, slot: usize) -> Real {
+        self.curvatures[slot]
+    }
+
+    /// Group `g`'s sphere's curvature bound along the current motion (`∞` without one).
+    #[inline]
+    pub(super) fn group_curvature(&self, g: usize) -> Real {
+        self.group_curvatures[g]
+    }
+
     /// Forgets the snapshots of the previous motion.
     pub(super) fn clear(&mut self) {
         self.centres.clear();

@@ -10,9 +10,9 @@
 //! the motions the first-order passes left open (the search's instructions −4.3 %).
 
 use super::{LaneScreen, Test, settle};
-use crate::collision::chord_bound::{chord_deviation, curvature_at};
+use crate::collision::chord_bound::chord_deviation;
+use crate::collision::chord_certificate::ChordCertificate;
 use crate::collision::lane_points::{Lanes, LinkSphere, Verdict};
-use crate::collision::motion_bound::MotionBound;
 use crate::collision::rake::point_on_motion;
 use crate::kinematics::LANES;
 use crate::math::Real;
@@ -21,74 +21,65 @@ use crate::robot::RobotModel;
 /// The parameter distance between neighbouring lanes of the chord pass.
 const SPACING: Real = 1.0 / (LANES - 1) as Real;
 
-/// What the chord pass needs besides the lanes: each slot's chord deviation, from its link's
-/// path and its centre's distance from the link's origin.
+/// Where a slot's sphere finds its curvature bound in the motion check's
+/// [`ChordCertificate`] (which holds every sphere's and group's along the current motion).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Curvature {
+    Ball(usize),
+    Group(usize),
+    /// Not known there: no chord test clears it.
+    Unbounded,
+}
+
+/// What the chord pass needs besides the lanes: each slot's curvature source, and its chord
+/// deviation along the current motion.
 #[derive(Debug, Clone)]
 pub(super) struct Chords {
-    /// Per slot, its link's path (into `paths`) and its centre's distance from the link's
-    /// origin.
-    anchors: Vec<(usize, Real)>,
-    /// The distinct paths (joints, root → link) of the slots' links.
-    paths: Vec<Vec<usize>>,
-    /// Per path, its curvature terms along the current motion (scratch).
-    terms: Vec<(Real, Real)>,
+    sources: Vec<Curvature>,
     /// Per slot, how far its centre strays from a chord between neighbouring lanes (current
-    /// motion).
+    /// motion; scratch).
     deviations: Vec<Real>,
-    prefix: Vec<Real>,
 }
 
 impl Chords {
-    /// The deviations' sources for `spheres` of `model` (in `slots` slots).
-    pub(super) fn new<'s>(
-        model: &RobotModel,
-        spheres: impl Iterator<Item = &'s LinkSphere>,
-        slots: usize,
-    ) -> Self {
-        let mut paths: Vec<Vec<usize>> = Vec::new();
-        let mut anchors = vec![(0, 0.0); slots];
-        for sphere in spheres {
-            let path = model.tree().path_to(sphere.link);
-            let index = paths.iter().position(|p| *p == path).unwrap_or_else(|| {
-                paths.push(path);
-                paths.len() - 1
-            });
-            anchors[sphere.slot] = (index, sphere.centre.coords.norm());
+    /// The chords of `slots` slots, given `(slot, source)` for each sphere (others unbounded).
+    pub(super) fn new(sources: impl Iterator<Item = (usize, Curvature)>, slots: usize) -> Self {
+        let mut by_slot = vec![Curvature::Unbounded; slots];
+        for (slot, source) in sources {
+            by_slot[slot] = source;
         }
         Self {
-            anchors,
-            terms: vec![(0.0, 0.0); paths.len()],
-            paths,
+            sources: by_slot,
             deviations: vec![0.0; slots],
-            prefix: Vec::new(),
         }
     }
 
-    /// Every slot's deviation along the motion `qa → qb` of robot `robot` (its
-    /// configurations).
-    fn set_motion(&mut self, bound: &MotionBound, robot: usize, motion: (&[Real], &[Real])) {
-        for (terms, path) in self.terms.iter_mut().zip(&self.paths) {
-            *terms = bound.path_curvature(robot, path, motion, &mut self.prefix);
-        }
-        for (deviation, &(path, local)) in self.deviations.iter_mut().zip(&self.anchors) {
-            *deviation = chord_deviation(curvature_at(self.terms[path], local), SPACING);
+    /// Every slot's deviation, from `chord`'s bounds along the current motion.
+    fn set_motion(&mut self, chord: &ChordCertificate) {
+        for (deviation, source) in self.deviations.iter_mut().zip(&self.sources) {
+            let curvature = match *source {
+                Curvature::Ball(slot) => chord.ball_curvature(slot),
+                Curvature::Group(g) => chord.group_curvature(g),
+                Curvature::Unbounded => Real::INFINITY,
+            };
+            *deviation = chord_deviation(curvature, SPACING);
         }
     }
 }
 
 impl LaneScreen {
-    /// The chord pass over the blocks `open` of the motion `qa → qb` (robot configurations):
-    /// the blocks certified leave `open`; `false` when a pair is in contact at a lane (a point
-    /// of the motion: blocked).
+    /// The chord pass over the blocks `open` of the motion `qa → qb` (robot configurations),
+    /// `chord` set for it: the blocks certified leave `open`; `false` when a pair is in contact
+    /// at a lane (a point of the motion: blocked).
     #[inline(always)]
     pub(super) fn chord_pass(
         &mut self,
         model: &RobotModel,
         (qa, qb): (&[Real], &[Real]),
         open: &mut Vec<usize>,
-        bound: &MotionBound,
+        chord: &ChordCertificate,
     ) -> bool {
-        self.chords.set_motion(bound, self.robot, (qa, qb));
+        self.chords.set_motion(chord);
         // Lanes at `i/(LANES − 1)`: the walk's midpoints of a stretch half a spacing wider at
         // each end.
         let lanes = &mut self.lanes;

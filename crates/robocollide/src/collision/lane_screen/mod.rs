@@ -56,6 +56,7 @@
 mod chord_pass;
 
 use super::checker::CellChecker;
+use super::chord_certificate::ChordCertificate;
 use super::contact_hints::RecentPairs;
 use super::lane_points::{Corners, Lanes, LinkSphere, Verdict, clear};
 use super::motion_blocks::Block;
@@ -67,7 +68,7 @@ use crate::kinematics::{JointKind, LANES};
 use crate::math::Real;
 use crate::robot::{BodyShape, RobotModel};
 use crate::wide::{WideOp, run_wide};
-use chord_pass::Chords;
+use chord_pass::{Chords, Curvature};
 
 /// Passes over a stretch of the motion after the first, each over the lanes of the pass
 /// before from the first to the last where a block left open had a pair not clear.
@@ -123,9 +124,10 @@ pub(super) struct LaneScreen {
 impl LaneScreen {
     /// The screen of `blocks` (pairs `block_pairs`, between `group_count` motion groups), or
     /// `None` when the cell is not one the screen handles (see the module docs) or no block
-    /// is.
+    /// is. `chord` gives the chord pass its spheres' curvature bounds.
     pub(super) fn new(
         checker: &CellChecker<'_>,
+        chord: &ChordCertificate,
         blocks: &[Block],
         block_pairs: &[usize],
         group_count: usize,
@@ -256,7 +258,15 @@ impl LaneScreen {
             return None;
         }
         scale += solids.iter().map(Solid::extent).fold(0.0, Real::max);
-        let chords = Chords::new(model, spheres.iter().chain(&groups).flatten(), slots);
+        let sources = spheres.iter().enumerate().filter_map(|(b, sphere)| {
+            let ball = chord.ball_slot(checker.flat_body(robot, b));
+            sphere.map(|s| (s.slot, ball.map_or(Curvature::Unbounded, Curvature::Ball)))
+        });
+        let group_sources = groups
+            .iter()
+            .enumerate()
+            .filter_map(|(g, sphere)| sphere.map(|s| (s.slot, Curvature::Group(g))));
+        let chords = Chords::new(sources.chain(group_sources), slots);
         Some(Self {
             robot,
             tests,
@@ -326,8 +336,8 @@ impl LaneScreen {
         motion: (&[Real], &[Real]),
         walked: bool,
         open: &mut Vec<usize>,
-        block_bounds: &[Real],
-        bounds: (&PairBounds, &MotionBound),
+        bounds: (&[Real], &PairBounds),
+        chord: (&MotionBound, &mut ChordCertificate),
     ) -> bool {
         struct Screening<'a, 'c> {
             screen: &'a mut LaneScreen,
@@ -335,16 +345,16 @@ impl LaneScreen {
             motion: (&'a [Real], &'a [Real]),
             walked: bool,
             open: &'a mut Vec<usize>,
-            bounds: (&'a [Real], (&'a PairBounds, &'a MotionBound)),
+            bounds: (&'a [Real], &'a PairBounds),
+            chord: (&'a MotionBound, &'a mut ChordCertificate),
         }
         impl WideOp for Screening<'_, '_> {
             type Output = bool;
             #[inline(always)]
             fn run(self) -> bool {
-                let (block_bounds, bounds) = self.bounds;
                 let screen = self.screen;
                 let (checker, motion, walked) = (self.checker, self.motion, self.walked);
-                screen.screen_lanes(checker, motion, walked, self.open, block_bounds, bounds)
+                screen.screen_lanes(checker, motion, walked, self.open, self.bounds, self.chord)
             }
         }
         run_wide(Screening {
@@ -353,13 +363,15 @@ impl LaneScreen {
             motion,
             walked,
             open,
-            bounds: (block_bounds, bounds),
+            bounds,
+            chord,
         })
     }
 
     /// [`Self::screen`]'s work: the whole motion, then up to [`REFINEMENTS`] times the
     /// stretch of the lanes where a pair of a block left open was not clear, as a motion of
-    /// its own (see the module docs); then the chord pass.
+    /// its own (see the module docs); then the chord pass, which sets `chord`'s curvature
+    /// bounds for the motion.
     #[inline(always)]
     fn screen_lanes(
         &mut self,
@@ -367,9 +379,10 @@ impl LaneScreen {
         (qa, qb): (&[Real], &[Real]),
         walked: bool,
         open: &mut Vec<usize>,
-        block_bounds: &[Real],
-        (bounds, bound): (&PairBounds, &MotionBound),
+        (block_bounds, bounds): (&[Real], &PairBounds),
+        (bound, chord): (&MotionBound, &mut ChordCertificate),
     ) -> bool {
+        let whole = (qa, qb);
         let (qa, qb) = (
             checker.robot_q(qa, self.robot),
             checker.robot_q(qb, self.robot),
@@ -402,7 +415,8 @@ impl LaneScreen {
                 return true;
             }
         }
-        self.chord_pass(model, motion, open, bound)
+        chord.set_motion(bound, checker, whole.0, whole.1);
+        self.chord_pass(model, motion, open, chord)
     }
 
     /// Walks the lanes over the stretch `(from, length)` of the motion (robot configurations)

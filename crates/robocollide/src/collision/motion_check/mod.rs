@@ -195,9 +195,10 @@ impl MotionCheck {
         let relative_blocks = (0..blocks.len())
             .filter(|&i| blocks[i].relative.is_some())
             .collect();
+        let chord = ChordCertificate::new(checker, &bound, members.len());
         Self {
-            chord: ChordCertificate::new(checker, &bound, members.len()),
-            lanes: LaneScreen::new(checker, &blocks, &block_pairs, members.len()),
+            lanes: LaneScreen::new(checker, &chord, &blocks, &block_pairs, members.len()),
+            chord,
             box_blocks,
             other_blocks,
             open_at_b: Vec::new(),
@@ -432,18 +433,20 @@ impl MotionCheck {
             && !self.open_at_b.is_empty()
         {
             let motion = (qa, qb);
-            let (open, bounds) = (&mut self.open_at_b, &self.block_bounds);
-            let pair_bounds = (&self.bounds, &self.bound);
-            if !lanes.screen(checker, motion, walked, open, bounds, pair_bounds) {
+            let (open, bounds) = (&mut self.open_at_b, (&self.block_bounds[..], &self.bounds));
+            let chord = (&self.bound, &mut self.chord);
+            if !lanes.screen(checker, motion, walked, open, bounds, chord) {
                 return false;
             }
             if open.is_empty() {
                 return true;
             }
+        } else {
+            // (A screen that leaves blocks open has set them in its chord pass.)
+            self.chord.set_motion(&self.bound, checker, qa, qb);
         }
-        // Every sphere's centre at both ends, for the chord tests (the groups' too, and the
-        // spheres' curvature bounds, set only for motions that get this far).
-        self.chord.set_motion(&self.bound, checker, qa, qb);
+        // Every sphere's centre at both ends, for the chord tests (the groups' too; the
+        // spheres' curvature bounds are set only for motions that get this far).
         self.chord.snapshot_groups(checker);
         self.chord.clear();
         let at_b = self.chord.snapshot(checker);
