@@ -412,7 +412,11 @@ impl<'a> CellChecker<'a> {
             if !(self.pose.place_body(a) && self.pose.place_body(b)) {
                 self.pose.place_bodies(self.cell);
             }
-            if !self.pose.sphere_clear_of_solid(a, b) && self.contact_distance(k) <= 0.0 {
+            let contact = match self.pose.sphere_solid_contact(a, b) {
+                Some(verdict) => verdict,
+                None => self.contact_distance(k) <= 0.0,
+            };
+            if contact {
                 self.search.remember_contact_pair(k);
                 return true;
             }

@@ -86,28 +86,62 @@ impl CellPose {
         radius: Real,
         reach: Real,
     ) -> Option<bool> {
-        let (solid, extent) = self.fixed_solid(b)?;
+        let (squared_gap, margin) = self.fixed_solid_gap(b, centre, radius)?;
         let limit = radius + reach;
-        let margin = BEYOND_MARGIN * (max_abs(&centre.coords) + radius + extent);
         let needed = limit + margin;
         // (NaN anywhere: not beyond.)
-        Some((limit > 0.0) & (solid.squared_gap(centre) > needed * needed) & needed.is_finite())
+        Some((limit > 0.0) & (squared_gap > needed * needed) & needed.is_finite())
     }
 
-    /// Whether flat bodies `a` and `b` (either way round) are a sphere whose centre's squared
-    /// gap to an obstacle's box or cylinder already shows it apart
-    /// ([`Self::fixed_solid_beyond`]): a contact query's recent contacts' pairs are mostly
-    /// such pairs, and mostly apart when the search goes on.
+    /// For the ball about `centre` of `radius` and flat body `b`, an obstacle's box or
+    /// cylinder: the negative distance `√gap − radius` when the ball surely meets the solid
+    /// (its centre's squared gap is below `(radius − margin)²`, the margin as in
+    /// [`Self::fixed_solid_beyond`], so the exact kernel's distance is negative too); `None`
+    /// when it may not, or for another body. A contact search needs no more: its distances
+    /// at or below 0 are verdicts, not depths, and the kernel's depth for a centre inside a
+    /// box is its dearest case (a planner's contact queries meet it most).
     #[inline(always)]
-    pub(super) fn sphere_clear_of_solid(&self, a: usize, b: usize) -> bool {
+    pub(super) fn fixed_solid_met(&self, b: usize, centre: &Point3, radius: Real) -> Option<Real> {
+        let (squared_gap, margin) = self.fixed_solid_gap(b, centre, radius)?;
+        let inner = radius - margin;
+        // (NaN anywhere: not met.)
+        ((inner > 0.0) & (squared_gap < inner * inner) & inner.is_finite())
+            .then(|| squared_gap.sqrt() - radius)
+    }
+
+    /// The squared gap of `centre` to flat body `b`'s posed box or cylinder, and the room
+    /// left for rounding about a ball of `radius` there; `None` for another body.
+    #[inline(always)]
+    fn fixed_solid_gap(&self, b: usize, centre: &Point3, radius: Real) -> Option<(Real, Real)> {
+        let (solid, extent) = self.fixed_solid(b)?;
+        let margin = BEYOND_MARGIN * (max_abs(&centre.coords) + radius + extent);
+        Some((solid.squared_gap(centre), margin))
+    }
+
+    /// For flat bodies `a` and `b` (either way round), a sphere and an obstacle's box or
+    /// cylinder, the verdict its centre's squared gap gives alone: `Some(false)` when the
+    /// sphere is surely apart ([`Self::fixed_solid_beyond`] with no reach), `Some(true)` when
+    /// it surely meets the solid ([`Self::fixed_solid_met`]); `None` when the pair's distance
+    /// must be measured. A contact query's recent contacts' pairs are mostly one or the
+    /// other: apart when the search goes on, met when the configuration is refused there.
+    #[inline(always)]
+    pub(super) fn sphere_solid_contact(&self, a: usize, b: usize) -> Option<bool> {
         let cores = self.cores();
         let (sphere, solid) = if cores[a].general { (b, a) } else { (a, b) };
         let core = &cores[sphere];
-        !core.general
-            && core.dd == 0.0
-            && self
-                .fixed_solid_beyond(solid, &core.start, core.radius, 0.0)
-                .unwrap_or(false)
+        if core.general || core.dd != 0.0 {
+            return None;
+        }
+        let (squared_gap, margin) = self.fixed_solid_gap(solid, &core.start, core.radius)?;
+        let (outer, inner) = (core.radius + margin, core.radius - margin);
+        // (NaN anywhere: neither.)
+        if (core.radius > 0.0) & (squared_gap > outer * outer) & outer.is_finite() {
+            Some(false)
+        } else if (inner > 0.0) & (squared_gap < inner * inner) & inner.is_finite() {
+            Some(true)
+        } else {
+            None
+        }
     }
 
     /// For a cylinder against a box (flat bodies `a` and `b`, either way round): the

@@ -421,6 +421,15 @@ impl PairSearch {
             if pose.fixed_solid_beyond(solid, centre, radius, best.distance) == Some(true) {
                 continue;
             }
+            // (A contact search asks no depth: a centre surely inside the ball's reach of the
+            // solid settles it.)
+            if CONTACT && let Some(d) = pose.fixed_solid_met(solid, centre, radius) {
+                *best = Closest {
+                    distance: d,
+                    pair: k,
+                };
+                return;
+            }
             let ball = crate::geom::Sphere::from_finite(*centre, radius);
             if let Some(d) = pose.sphere_solid_distance(&ball, solid)
                 && d < best.distance

@@ -121,3 +121,86 @@ fn contact_queries_on_frames_alone_agree_with_full_poses() {
         }
     }
 }
+
+/// The centre's squared gap settles a sphere against an obstacle's box or cylinder only where
+/// the exact kernel agrees: "met" only when the kernel's distance is negative (and then the
+/// gap's distance is too), "beyond" only when it is positive; near the surface, at the
+/// rounding's scale, neither. Spheres from deep inside to well outside, tangent ones
+/// included.
+#[test]
+fn squared_gaps_settle_contact_only_where_the_kernels_agree() {
+    use crate::geom::{Cylinder, OrientedBox, Shape, Sphere};
+    use crate::math::{Matrix3, Point3, Vector3};
+    use crate::robot::SceneObjects;
+    let rotation: Matrix3 = nalgebra::Rotation3::from_euler_angles(0.4, -0.2, 0.9).into_inner();
+    let shelf = OrientedBox::new(
+        Point3::new(0.6, 0.1, 0.3),
+        rotation,
+        Vector3::new(0.3, 0.02, 0.2),
+    );
+    let can = Cylinder::new(
+        Point3::new(-0.4, 0.5, 0.1),
+        Point3::new(-0.3, 0.6, 0.25),
+        0.04,
+    );
+    let mut cell = Cell::shipped_demo();
+    cell.add_world_obstacles(SceneObjects {
+        obstacles: vec![
+            ("shelf".into(), Shape::Box(shelf.unwrap())),
+            ("can".into(), Shape::Cylinder(can.unwrap())),
+        ],
+        warnings: Vec::new(),
+    })
+    .unwrap();
+    let mut pose = CellPose::new(&cell);
+    let dof: usize = cell.robots.iter().map(|r| r.model.dof()).sum();
+    pose.pose(&cell, &vec![0.0; dof]);
+    let solids: Vec<usize> = (0..pose.cores().len())
+        .filter(|&b| pose.fixed_solid(b).is_some())
+        .collect();
+    assert!(solids.len() >= 2, "the shelf and the can at least");
+    let mut unit = crate::math::unit_random(5);
+    let (mut met, mut beyond, mut neither) = (0, 0, 0);
+    for i in 0..40_000 {
+        let b = solids[i % solids.len()];
+        let Some(Shape::Box(_) | Shape::Cylinder(_)) = pose.solid(b) else {
+            panic!("body {b} is an obstacle's box or cylinder");
+        };
+        let centre = Point3::new(unit() - 0.5, unit() - 0.3, unit() - 0.2);
+        let radius = [0.0, 1e-6, 0.01, 0.1, 0.3][i % 5] * unit();
+        let exact = pose
+            .sphere_solid_distance(&Sphere::new(centre, radius).unwrap(), b)
+            .unwrap();
+        // Half of the spheres tangent to the solid by construction: the radius set to the
+        // centre's distance.
+        let (radius, exact) = if i % 4 == 0 && exact > -radius {
+            (exact + radius, 0.0)
+        } else {
+            (radius, exact)
+        };
+        let by_gap = pose.fixed_solid_met(b, &centre, radius);
+        let apart = pose.fixed_solid_beyond(b, &centre, radius, 0.0).unwrap();
+        if let Some(d) = by_gap {
+            assert!(
+                exact < 0.0 && d < 0.0 && !apart,
+                "{centre:?} {radius}: {exact}"
+            );
+            met += 1;
+        } else if apart {
+            assert!(exact > 0.0, "{centre:?} {radius}: {exact}");
+            beyond += 1;
+        } else {
+            // Only at the surface (tangent spheres), and for points (radius 0, never settled
+            // by the gap), is neither settled.
+            assert!(
+                exact.abs() <= 1e-12 || radius == 0.0,
+                "{centre:?} {radius}: {exact}"
+            );
+            neither += 1;
+        }
+    }
+    assert!(
+        met > 1000 && beyond > 10_000 && neither > 1000,
+        "{met} {beyond} {neither}"
+    );
+}
