@@ -412,11 +412,8 @@ impl<'a> CellChecker<'a> {
             if !(self.pose.place_body(a) && self.pose.place_body(b)) {
                 self.pose.place_bodies(self.cell);
             }
-            let contact = match self.pose.sphere_solid_contact(a, b) {
-                Some(verdict) => verdict,
-                None => self.contact_distance(k) <= 0.0,
-            };
-            if contact {
+            let by_gap = self.pose.sphere_solid_contact(a, b);
+            if by_gap.unwrap_or_else(|| self.contact_distance(k) <= 0.0) {
                 self.search.remember_contact_pair(k);
                 return true;
             }
