@@ -183,8 +183,9 @@ def main():
         single = [summary(o.values())[0] / summary(t.values())[0] for o, t in pairs]
         print(f"ratio of single rounds' medians: {min(single):.2f}–{max(single):.2f}")
     if args.json:
+        best_theirs = least(theirs)
         out = [{"family": f, "index": i, "robocollide_ns": best_ours.get((f, i)),
-                "vamp_ns": least(theirs).get((f, i)) if theirs else None,
+                "vamp_ns": best_theirs.get((f, i)),
                 "vamp_recorded_ns": recorded.get((f, i), (None,))[0]}
                for f, entries in problems.items() for i in [p["index"] for p in entries]]
         pathlib.Path(args.json).write_text(json.dumps(out, indent=1))

@@ -87,10 +87,7 @@ impl CellPose {
         reach: Real,
     ) -> Option<bool> {
         let (squared_gap, margin) = self.fixed_solid_gap(b, centre, radius)?;
-        let limit = radius + reach;
-        let needed = limit + margin;
-        // (NaN anywhere: not beyond.)
-        Some((limit > 0.0) & (squared_gap > needed * needed) & needed.is_finite())
+        Some(gap_beyond(squared_gap, margin, radius, reach))
     }
 
     /// For the ball about `centre` of `radius` and flat body `b`, an obstacle's box or
@@ -103,10 +100,7 @@ impl CellPose {
     #[inline(always)]
     pub(super) fn fixed_solid_met(&self, b: usize, centre: &Point3, radius: Real) -> Option<Real> {
         let (squared_gap, margin) = self.fixed_solid_gap(b, centre, radius)?;
-        let inner = radius - margin;
-        // (NaN anywhere: not met.)
-        ((inner > 0.0) & (squared_gap < inner * inner) & inner.is_finite())
-            .then(|| squared_gap.sqrt() - radius)
+        gap_met(squared_gap, margin, radius)
     }
 
     /// The squared gap of `centre` to flat body `b`'s posed box or cylinder, and the room
@@ -132,15 +126,12 @@ impl CellPose {
         if core.general || core.dd != 0.0 {
             return None;
         }
+        // (One gap for both verdicts.)
         let (squared_gap, margin) = self.fixed_solid_gap(solid, &core.start, core.radius)?;
-        let (outer, inner) = (core.radius + margin, core.radius - margin);
-        // (NaN anywhere: neither.)
-        if (core.radius > 0.0) & (squared_gap > outer * outer) & outer.is_finite() {
+        if gap_beyond(squared_gap, margin, core.radius, 0.0) {
             Some(false)
-        } else if (inner > 0.0) & (squared_gap < inner * inner) & inner.is_finite() {
-            Some(true)
         } else {
-            None
+            gap_met(squared_gap, margin, core.radius).map(|_| true)
         }
     }
 
@@ -170,4 +161,24 @@ impl CellPose {
             _ => None,
         }
     }
+}
+
+/// Whether a ball of `radius` whose centre has `squared_gap` to a solid is surely more than
+/// `reach` from it: the gap beyond `(radius + reach + margin)²`; never for an infinite
+/// radius or reach, nor where anything is NaN.
+#[inline(always)]
+fn gap_beyond(squared_gap: Real, margin: Real, radius: Real, reach: Real) -> bool {
+    let limit = radius + reach;
+    let needed = limit + margin;
+    (limit > 0.0) & (squared_gap > needed * needed) & needed.is_finite()
+}
+
+/// For a ball of `radius` whose centre has `squared_gap` to a solid: `√gap − radius` (< 0)
+/// when it surely meets the solid, the gap below `(radius − margin)²`; `None` otherwise, and
+/// where anything is NaN.
+#[inline(always)]
+fn gap_met(squared_gap: Real, margin: Real, radius: Real) -> Option<Real> {
+    let inner = radius - margin;
+    ((inner > 0.0) & (squared_gap < inner * inner) & inner.is_finite())
+        .then(|| squared_gap.sqrt() - radius)
 }

@@ -171,8 +171,8 @@ fn squared_gaps_settle_contact_only_where_the_kernels_agree() {
         let exact = pose
             .sphere_solid_distance(&Sphere::new(centre, radius).unwrap(), b)
             .unwrap();
-        // Half of the spheres tangent to the solid by construction: the radius set to the
-        // centre's distance.
+        // A quarter of the spheres tangent to the solid by construction: the radius set to
+        // the centre's distance.
         let (radius, exact) = if i % 4 == 0 && exact > -radius {
             (exact + radius, 0.0)
         } else {
