@@ -9,6 +9,7 @@
 //! joint's drive (1, or a mimic's multiplier), added to the column of the joint's variable.
 
 use super::frame::{Frame, JointAxis};
+use super::sin_cos::{SIDE_BY_SIDE, sin_cos_side_by_side};
 use super::tree::{JointKind, KinematicTree, MotionOrder};
 use crate::error::Result;
 use crate::math::{Isometry3, Point3, Real, Vector3};
@@ -97,14 +98,27 @@ impl ForwardKinematics {
         let steps = &self.steps[..joints.min(self.steps.len())];
         // Every joint's sine and cosine (or displacement) first: independent calls that can
         // overlap, then the dependent chain of products.
+        // The angles four at a time ([`sin_cos_side_by_side`]).
         scratch.resize(steps.len(), (0.0, 0.0));
         let motions = &mut scratch[..];
-        for (m, step) in motions.iter_mut().zip(steps) {
-            *m = match &step.motion {
-                Motion::Fixed => (0.0, 1.0),
-                Motion::Revolute(_, d) => (d.multiplier * q[d.variable] + d.offset).sin_cos(),
-                Motion::Prismatic(_, d) => (d.multiplier * q[d.variable] + d.offset, 0.0),
-            };
+        for (ms, steps) in motions
+            .chunks_mut(SIDE_BY_SIDE)
+            .zip(steps.chunks(SIDE_BY_SIDE))
+        {
+            let mut angles = [0.0; SIDE_BY_SIDE];
+            for (angle, step) in angles.iter_mut().zip(steps) {
+                if let Motion::Revolute(_, d) = &step.motion {
+                    *angle = d.multiplier * q[d.variable] + d.offset;
+                }
+            }
+            let turns = sin_cos_side_by_side(angles);
+            for ((m, step), turn) in ms.iter_mut().zip(steps).zip(turns) {
+                *m = match &step.motion {
+                    Motion::Fixed => (0.0, 1.0),
+                    Motion::Revolute(..) => turn,
+                    Motion::Prismatic(_, d) => (d.multiplier * q[d.variable] + d.offset, 0.0),
+                };
+            }
         }
         frames[0] = self.base;
         for (step, motion) in steps.iter().zip(motions.iter()) {

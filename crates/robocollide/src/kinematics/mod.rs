@@ -15,6 +15,7 @@ mod dh;
 mod forward;
 mod frame;
 mod lanes;
+mod sin_cos;
 mod tree;
 
 pub use chain::SerialChain;
