@@ -127,16 +127,15 @@ pub(super) fn length(path: &[Vec<Real>]) -> Real {
         .sum()
 }
 
-/// `from` moved towards `to` by at most `step`.
-fn steer(from: &[Real], to: &[Real], step: Real) -> Vec<Real> {
+/// `from` moved towards `to` by at most `step`, into `q` (replacing what it held).
+fn steer(from: &[Real], to: &[Real], step: Real, q: &mut Vec<Real>) {
+    q.clear();
     let d = squared_distance(from, to).sqrt();
     if d <= step {
-        return to.to_vec();
+        q.extend_from_slice(to);
+        return;
     }
-    from.iter()
-        .zip(to)
-        .map(|(a, b)| a + (b - a) * (step / d))
-        .collect()
+    q.extend(from.iter().zip(to).map(|(a, b)| a + (b - a) * (step / d)));
 }
 
 enum Extend {
@@ -148,20 +147,21 @@ enum Extend {
 }
 
 /// One step of `tree` towards `target`; with a dynamic domain, only from a nearest node whose
-/// radius holds the target, and the node's radius updated by the outcome.
+/// radius holds the target, and the node's radius updated by the outcome. `q` is scratch
+/// space (the steered configuration: no allocation per step).
 fn extend(
     tree: &mut Tree,
     validity: &mut impl Validity,
-    target: &[Real],
-    step: Real,
+    (target, step): (&[Real], Real),
     domain: Option<&DynamicDomain>,
+    q: &mut Vec<Real>,
 ) -> Extend {
     let near = tree.nearest(target);
     if domain.is_some() && squared_distance(tree.node(near), target).sqrt() > tree.radius(near) {
         return Extend::Outside;
     }
-    let q = steer(tree.node(near), target, step);
-    if !validity.motion_valid(tree.node(near), &q) {
+    steer(tree.node(near), target, step, q);
+    if !validity.motion_valid(tree.node(near), q) {
         if let Some(domain) = domain {
             tree.set_radius(near, domain.after_failure(tree.radius(near)));
         }
@@ -173,8 +173,8 @@ fn extend(
             tree.set_radius(near, radius * (1.0 + domain.alpha));
         }
     }
-    let reached = squared_distance(&q, target) == 0.0;
-    let i = tree.push(&q, near);
+    let reached = squared_distance(q, target) == 0.0;
+    let i = tree.push(q, near);
     if reached {
         Extend::Reached(i)
     } else {
@@ -233,6 +233,7 @@ pub fn rrt_connect(
     let mut joined: Option<(usize, usize)> = None;
     let mut iterations = 0;
     let mut sample = Vec::with_capacity(n);
+    let (mut steered, mut target) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let search_began = Instant::now();
     if validity.motion_valid(start, goal) {
         joined = Some((0, 0));
@@ -264,17 +265,24 @@ pub fn rrt_connect(
         let new = match extend(
             a,
             validity,
-            &sample,
-            settings.max_step,
+            (&sample, settings.max_step),
             settings.dynamic_domain.as_ref(),
+            &mut steered,
         ) {
             Extend::Trapped | Extend::Outside => None,
             Extend::Reached(i) | Extend::Advanced(i) => Some(i),
         };
         if let Some(i) = new {
-            let target = a.node(i).to_vec();
+            target.clear();
+            target.extend_from_slice(a.node(i));
             loop {
-                match extend(b, validity, &target, settings.max_step, None) {
+                match extend(
+                    b,
+                    validity,
+                    (&target, settings.max_step),
+                    None,
+                    &mut steered,
+                ) {
                     Extend::Advanced(_) => continue,
                     Extend::Reached(j) => {
                         joined = Some(if from_start { (i, j) } else { (j, i) });
@@ -450,27 +458,52 @@ mod tests {
         };
         let mut tree = Tree::new(&[0.4, 0.5]);
         let mut wall = Counted::default();
+        let mut q = Vec::new();
         // Towards the wall: fails, the radius becomes 0.5.
         let towards_wall = [0.5, 0.5];
         assert!(matches!(
-            extend(&mut tree, &mut wall, &towards_wall, 0.1, Some(&domain)),
+            extend(
+                &mut tree,
+                &mut wall,
+                (&towards_wall, 0.1),
+                Some(&domain),
+                &mut q
+            ),
             Extend::Trapped
         ));
         assert_eq!((tree.radius(0), wall.motions), (0.5, 1));
         // A target 0.6 away is outside: nothing checked, nothing changed.
         assert!(matches!(
-            extend(&mut tree, &mut wall, &[0.4, 1.1], 0.1, Some(&domain)),
+            extend(
+                &mut tree,
+                &mut wall,
+                (&[0.4, 1.1], 0.1),
+                Some(&domain),
+                &mut q
+            ),
             Extend::Outside
         ));
         assert_eq!((tree.radius(0), wall.motions, tree.len()), (0.5, 1, 1));
         // Failures shrink it to the least radius, not below.
         for _ in 0..3 {
-            extend(&mut tree, &mut wall, &towards_wall, 0.1, Some(&domain));
+            extend(
+                &mut tree,
+                &mut wall,
+                (&towards_wall, 0.1),
+                Some(&domain),
+                &mut q,
+            );
         }
         assert_eq!(tree.radius(0), 0.45);
         // A success grows it; the new node's own radius is infinite.
         assert!(matches!(
-            extend(&mut tree, &mut wall, &[0.4, 0.9], 0.1, Some(&domain)),
+            extend(
+                &mut tree,
+                &mut wall,
+                (&[0.4, 0.9], 0.1),
+                Some(&domain),
+                &mut q
+            ),
             Extend::Advanced(1)
         ));
         assert!((tree.radius(0) - 0.495).abs() < 1e-12);
