@@ -41,7 +41,7 @@ pub struct CellChecker<'a> {
     /// `pairs` as indices into the flat body arrays.
     pub(super) flat_pairs: Vec<(usize, usize)>,
     /// The same pairs sorted for the minimum-distance search.
-    search: PairSearch,
+    pub(super) search: PairSearch,
     pairs: Vec<BodyPair>,
     /// Per pair, whether it is a sphere against a box, half-space or cylinder (see
     /// [`Self::lower_bound_or_distance`]).
@@ -386,50 +386,12 @@ impl<'a> CellChecker<'a> {
         self.searched_contact::<false>()
     }
 
-    /// Poses `q` and looks for a contact to refuse a planner's motion on early: the recent
-    /// contacts' pairs (any), then every pair that is not a robot's own. `true` only for a
-    /// contact; `false` may leave a robot in contact with itself (the motion check's
-    /// certificate, which measures every pair, finds that: see
-    /// `PairSearch::world_contact_search`). Places bodies only as the answer needs: a recent
-    /// contact's pair in contact again (half of a planner's rejected configurations) settles
-    /// it with the frames and that pair's two bodies placed. After `true` the other bodies
-    /// may be left where an earlier pose put them: [`Self::pose`] again before reading any (it
-    /// places them). Not validated, as [`Self::pose`].
-    pub(crate) fn world_contact_at(&mut self, q: &[Real]) -> bool {
-        run_wide(WorldContactAt(self, q))
-    }
-
-    /// [`Self::world_contact_at`]'s work, inlined into the function [`run_wide`] picks.
-    #[inline(always)]
-    fn world_contact_at_here(&mut self, q: &[Real]) -> bool {
-        self.pose.pose_frames(self.cell, q);
-        let n = self.flat_pairs.len();
-        for k in self.search.recent_contact_pairs() {
-            if k >= n {
-                continue;
-            }
-            let (a, b) = self.flat_pairs[k];
-            if !(self.pose.place_body(a) && self.pose.place_body(b)) {
-                self.pose.place_bodies(self.cell);
-            }
-            let by_gap = self.pose.sphere_solid_contact(a, b);
-            if by_gap.unwrap_or_else(|| self.contact_distance(k) <= 0.0) {
-                self.search.remember_contact_pair(k);
-                return true;
-            }
-        }
-        self.pose.place_bodies(self.cell);
-        self.searched_contact::<true>()
-    }
-
     /// [`Self::in_contact`]'s search over every pair (after the recent contacts' pairs), or
     /// with `WORLD_ONLY` over those that are not a robot's own.
     #[inline(always)]
-    fn searched_contact<const WORLD_ONLY: bool>(&self) -> bool {
+    pub(super) fn searched_contact<const WORLD_ONLY: bool>(&self) -> bool {
         debug_assert!(self.pose.all_placed(), "pose before reading bodies");
-        // Contact rounding never reaches beyond CONTACT_ROUNDING × the largest coordinate.
-        let window = 2.0 * crate::query::separation::CONTACT_ROUNDING * self.pose.magnitude()
-            + Real::MIN_POSITIVE;
+        let window = self.contact_window();
         let best = if WORLD_ONLY {
             self.search.world_contact_search(&self.pose, window)
         } else {
@@ -442,8 +404,16 @@ impl<'a> CellChecker<'a> {
         contact
     }
 
+    /// The most a contact search's best can be: contact rounding never reaches beyond
+    /// `CONTACT_ROUNDING` × the largest coordinate (from the groups' spheres).
+    #[inline(always)]
+    pub(super) fn contact_window(&self) -> Real {
+        2.0 * crate::query::separation::CONTACT_ROUNDING * self.pose.magnitude()
+            + Real::MIN_POSITIVE
+    }
+
     /// `best` with contact rounding applied (as `query` does), from its cores.
-    fn rounded(&self, mut best: Closest) -> Closest {
+    pub(super) fn rounded(&self, mut best: Closest) -> Closest {
         let c = self.pose.cores();
         let (a, b) = self.flat_pairs[best.pair];
         if best.distance > 0.0 && !(c[a].general || c[b].general) {
@@ -582,17 +552,5 @@ impl WideOp for PoseAt<'_, '_, '_> {
     #[inline(always)]
     fn run(self) {
         self.0.pose.pose(self.0.cell, self.1);
-    }
-}
-
-/// [`CellChecker::world_contact_at`], as [`run_wide`] runs it.
-struct WorldContactAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real]);
-
-impl WideOp for WorldContactAt<'_, '_, '_> {
-    type Output = bool;
-
-    #[inline(always)]
-    fn run(self) -> bool {
-        self.0.world_contact_at_here(self.1)
     }
 }

@@ -35,6 +35,7 @@ mod sweep;
 #[cfg(test)]
 mod test_cells;
 mod trajectory;
+mod world_contact;
 
 pub use checker::{CellChecker, Closest};
 pub use limit_certificate::self_pairs_apart_within_limits;

@@ -285,10 +285,9 @@ impl MotionCheck {
         let length = joint_space_length(qa, qb);
         let pieces = rake_pieces(length, self.rake_spacing, self.piece_length);
         if pieces == 1 {
-            if known_free {
-                // (The end's search, which poses it, was skipped.)
-                checker.pose(qb);
-            }
+            // (The end's search, where it ran, posed its frames but may have left bodies
+            // unplaced; where it was skipped, nothing is posed there.)
+            checker.pose(qb);
             return self.certify_kept(checker, qa, qb, min_step);
         }
         // A long motion in pieces, each certified as a motion of its own (its end is a rake

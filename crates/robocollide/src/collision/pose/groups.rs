@@ -35,6 +35,41 @@ impl CellPose {
         }
     }
 
+    /// Places the search groups' spheres of every robot whose bodies are pending, from its
+    /// frames alone, leaving the bodies pending; `false` (nothing placed) where some group's
+    /// sphere is not one link's. A contact query then places only the groups it must search
+    /// ([`Self::place_group_bodies`]); [`Self::place_bodies`] places the rest (the bodies
+    /// these groups' queries placed again, to the same values).
+    #[inline(always)]
+    pub(in crate::collision) fn place_groups_alone(&mut self) -> bool {
+        if !self.groups_alone {
+            return false;
+        }
+        for i in 0..self.moving.len() {
+            let r = self.moving[i];
+            if self.posed.pending[r] && !self.posed.groups_placed[r] {
+                self.place_groups(Some(r));
+                self.posed.groups_placed[r] = true;
+            }
+        }
+        true
+    }
+
+    /// Places search group `g`'s spheres at the posed frames if its robot's bodies are
+    /// pending (the centres [`Self::place_bodies`] gives them). Only for a pose whose groups
+    /// are placed alone ([`Self::place_groups_alone`]).
+    #[inline(always)]
+    pub(in crate::collision) fn place_group_bodies(&mut self, g: usize) {
+        let r = self.search.groups[g].robot;
+        if !self.posed.pending[r] {
+            return;
+        }
+        let (frames, cores) = (&self.posed.frames[r], &mut self.posed.cores);
+        for &(b, frame, centre) in &self.group_sphere_bodies[g] {
+            cores[b].start = frames[frame].apply(&centre);
+        }
+    }
+
     /// Places the motion check's group spheres at the last posed configuration, unless they
     /// are placed already. (Posing leaves them to this call: the search, which most poses
     /// serve, has no use for them. Before it, [`Self::motion_group_sphere`] computes each

@@ -10,7 +10,9 @@
 //! groups ([`CellPose::place_bodies`]); [`CellPose::pose`] does both. A contact query may stop
 //! after the first and place single spheres ([`CellPose::place_body`]): on MotionBenchMaker half
 //! of a planner's rejected configurations are settled by a recent contact's pair, and placing a
-//! Panda's 59 spheres and its groups was nearly half of a pose's cost.
+//! Panda's 59 spheres and its groups was nearly half of a pose's cost. Past those pairs it may
+//! place the groups' spheres alone and then the bodies of only the groups it searches
+//! ([`CellPose::place_groups_alone`], [`CellPose::place_group_bodies`]).
 
 mod groups;
 
@@ -72,6 +74,11 @@ pub struct CellPose {
     sphere_anchors: Vec<Option<(usize, Point3)>>,
     /// Per body (flat), its robot.
     body_robot: Vec<usize>,
+    /// Per search group, its spheres as `(flat body, link frame, centre there)`, and whether
+    /// every group of every robot with joints is one link's spheres alone (then a contact
+    /// query may place the groups first and the bodies group by group: `groups.rs`).
+    group_sphere_bodies: Vec<Vec<(usize, usize, Point3)>>,
+    groups_alone: bool,
     /// Per body (flat), for a box or cylinder of a robot without joints (an obstacle): its
     /// world-aligned box, fixed once posed at creation (see [`CellPose::fixed_box`]).
     fixed_boxes: Vec<Option<Aabb>>,
@@ -104,6 +111,9 @@ struct Posed {
     /// Per robot, whether only its frames are posed at those values, its bodies and groups
     /// not yet placed (see [`CellPose::pose_frames`]).
     pending: Vec<bool>,
+    /// Per robot whose bodies are pending, whether its search groups' spheres are placed
+    /// already ([`CellPose::place_groups_alone`]).
+    groups_placed: Vec<bool>,
 }
 
 impl CellPose {
@@ -174,6 +184,7 @@ impl CellPose {
             motion_placed: false,
             posed_at: vec![Vec::new(); cell.robots.len()],
             pending: vec![false; cell.robots.len()],
+            groups_placed: vec![false; cell.robots.len()],
         };
         // Each robot's bodies split once: spheres (only their centre moves) and the rest.
         let (sphere_centres, other_bodies): (Vec<Vec<SpheresOnFrame>>, Vec<Vec<usize>>) = cell
@@ -207,6 +218,21 @@ impl CellPose {
         let body_robot = (0..cell.robots.len())
             .flat_map(|r| std::iter::repeat_n(r, cell.robots[r].model.bodies.len()))
             .collect();
+        let mut group_sphere_bodies = vec![Vec::new(); search.groups.len()];
+        for (b, anchor) in sphere_anchors.iter().enumerate() {
+            if let Some((frame, centre)) = anchor {
+                group_sphere_bodies[search.body_group[b]].push((b, *frame, *centre));
+            }
+        }
+        let groups_alone = (0..cell.robots.len())
+            .filter(|&r| cell.robots[r].model.dof() > 0)
+            .all(|r| {
+                other_bodies[r].is_empty()
+                    && robot_groups[r].iter().all(|&g| {
+                        let group = &search.groups[g];
+                        group.link.is_some() && group.radius.is_finite()
+                    })
+            });
         let mut pose = Self {
             earlier: [posed.clone(), posed.clone()],
             posed,
@@ -232,6 +258,8 @@ impl CellPose {
             other_bodies,
             sphere_anchors,
             body_robot,
+            group_sphere_bodies,
+            groups_alone,
             fixed_boxes: Vec::new(),
             fixed_solids: Vec::new(),
             search,
@@ -313,6 +341,7 @@ impl CellPose {
             self.posed.posed_at[r].clear();
             self.posed.posed_at[r].extend_from_slice(qr);
             self.posed.pending[r] = true;
+            self.posed.groups_placed[r] = false;
             self.posed.motion_placed = false;
         }
     }
@@ -325,7 +354,9 @@ impl CellPose {
             let r = self.moving[i];
             if self.posed.pending[r] {
                 self.place_robot_bodies(cell, r);
-                self.place_groups(Some(r));
+                if !self.posed.groups_placed[r] {
+                    self.place_groups(Some(r));
+                }
                 self.posed.pending[r] = false;
             }
         }
