@@ -96,9 +96,8 @@ impl ForwardKinematics {
             frames.resize(self.links, Frame::IDENTITY);
         }
         let steps = &self.steps[..joints.min(self.steps.len())];
-        // Every joint's sine and cosine (or displacement) first: independent calls that can
-        // overlap, then the dependent chain of products.
-        // The angles four at a time ([`sin_cos_side_by_side`]).
+        // Every joint's sine and cosine (or displacement) first, the angles four at a time
+        // ([`sin_cos_side_by_side`]), then the dependent chain of products.
         scratch.resize(steps.len(), (0.0, 0.0));
         let motions = &mut scratch[..];
         for (ms, steps) in motions

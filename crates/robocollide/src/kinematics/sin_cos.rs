@@ -15,8 +15,8 @@
 //! `10⁻³⁰⁰` to `10⁵`, near multiples of `π/4` and at random), the same order as the
 //! library's own rounding, and far inside every tolerance built on the frames (the lane walk
 //! is held within `10⁻¹²` of the scalar walk, `kinematics::lanes`). Angles beyond
-//! [`REDUCED_LIMIT`] in magnitude, infinities and NaN go to the library's `sin_cos`, lane by
-//! lane (joint values of a robot are far smaller).
+//! [`REDUCED_LIMIT`] in magnitude, infinities and NaN send all four angles of their call to
+//! the library's `sin_cos` (joint values of a robot are far smaller).
 
 use crate::math::Real;
 
@@ -176,7 +176,7 @@ mod tests {
     }
 
     #[test]
-    fn large_and_non_finite_angles_go_to_the_library_lane_by_lane() {
+    fn large_and_non_finite_angles_send_the_call_to_the_library() {
         let x = [1e6, Real::INFINITY, Real::NAN, 0.3];
         let got = sin_cos_side_by_side(x);
         for (g, x) in got.iter().zip(x) {

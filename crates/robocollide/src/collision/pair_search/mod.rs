@@ -137,7 +137,7 @@ impl PairSearch {
             pair: usize::MAX,
         };
         if stop_at_contact {
-            self.contact_search::<false, _>(&mut &*pose, start, |pose, i| {
+            self.contact_search::<false, _>(&mut { pose }, start, |pose, i| {
                 self.visit(pose, i, &mut best)
             });
         } else {
@@ -157,7 +157,7 @@ impl PairSearch {
             distance: start,
             pair: usize::MAX,
         };
-        self.contact_search::<true, _>(&mut &*pose, start, |pose, i| {
+        self.contact_search::<true, _>(&mut { pose }, start, |pose, i| {
             self.visit(pose, i, &mut best)
         });
         best
@@ -179,17 +179,7 @@ impl PairSearch {
             distance: start,
             pair: usize::MAX,
         };
-        self.contact_search::<true, _>(&mut pose, start, |pose, i| {
-            if self.culled(pose, i, best.distance) || self.lone_obstacle_far(pose, i, best.distance)
-            {
-                return false;
-            }
-            let (g, h) = self.block_groups[i];
-            pose.place_group_bodies(g);
-            pose.place_group_bodies(h);
-            self.search_block::<true>(pose, &self.blocks[i], (g, h), &mut best);
-            self.contact_ends(i, &best)
-        });
+        self.contact_search::<true, _>(&mut pose, start, |pose, i| self.visit(pose, i, &mut best));
         best
     }
 
@@ -203,7 +193,7 @@ impl PairSearch {
     /// the obstacle grid tells which obstacles are near a link; `visit` gets the pose too
     /// (mutably, where it places bodies).
     #[inline(always)]
-    fn contact_search<const WORLD_ONLY: bool, P: GroupSpheres>(
+    fn contact_search<const WORLD_ONLY: bool, P: SearchedPose>(
         &self,
         pose: &mut P,
         window: Real,
@@ -227,7 +217,7 @@ impl PairSearch {
             return;
         }
         for (slot, &g) in near.groups.iter().enumerate().rev() {
-            let (centre, radius) = pose.sphere(g);
+            let (centre, radius) = pose.view().group_spheres()[g];
             let listed = if radius + window <= near.grid.reach() {
                 near.grid.near(&centre)
             } else {
@@ -260,14 +250,17 @@ impl PairSearch {
         }
     }
 
-    /// The contact search's step: block `i` culled by its groups' spheres, else searched;
-    /// `true` on contact.
+    /// The contact search's step: block `i` culled by its groups' spheres and its lone
+    /// obstacle, else its bodies placed (where the pose is held mutably) and its pairs
+    /// searched; `true` on contact.
     #[inline(always)]
-    fn visit(&self, pose: &CellPose, i: usize, best: &mut Closest) -> bool {
-        if self.culled(pose, i, best.distance) {
+    fn visit<P: SearchedPose>(&self, pose: &mut P, i: usize, best: &mut Closest) -> bool {
+        let view = pose.view();
+        if self.culled(view, i, best.distance) || self.lone_obstacle_far(view, i, best.distance) {
             return false;
         }
-        self.search_near_block::<true>(pose, i, best);
+        pose.place_block(self.block_groups[i]);
+        self.search_block::<true>(pose.view(), &self.blocks[i], self.block_groups[i], best);
         self.contact_ends(i, best)
     }
 
@@ -560,22 +553,33 @@ impl PairSearch {
     }
 }
 
-/// A pose, shared or held mutably, as the contact search's order reads it: its groups'
-/// spheres.
-trait GroupSpheres {
-    fn sphere(&self, g: usize) -> (crate::math::Point3, Real);
+/// A pose as the contact search reads it, shared or held mutably: one held mutably gets each
+/// searched block's bodies placed just before they are measured
+/// ([`PairSearch::world_contact_search_placing`]).
+trait SearchedPose {
+    fn view(&self) -> &CellPose;
+    fn place_block(&mut self, groups: (usize, usize));
 }
 
-impl GroupSpheres for &CellPose {
+impl SearchedPose for &CellPose {
     #[inline(always)]
-    fn sphere(&self, g: usize) -> (crate::math::Point3, Real) {
-        self.group_spheres()[g]
+    fn view(&self) -> &CellPose {
+        self
     }
+
+    #[inline(always)]
+    fn place_block(&mut self, _: (usize, usize)) {}
 }
 
-impl GroupSpheres for &mut CellPose {
+impl SearchedPose for &mut CellPose {
     #[inline(always)]
-    fn sphere(&self, g: usize) -> (crate::math::Point3, Real) {
-        self.group_spheres()[g]
+    fn view(&self) -> &CellPose {
+        self
+    }
+
+    #[inline(always)]
+    fn place_block(&mut self, (g, h): (usize, usize)) {
+        self.place_group_bodies(g);
+        self.place_group_bodies(h);
     }
 }
