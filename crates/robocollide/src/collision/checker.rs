@@ -298,7 +298,14 @@ impl<'a> CellChecker<'a> {
     /// Poses every body at `q` (not validated: call [`validate`](Self::validate) first on
     /// untrusted input).
     pub fn pose(&mut self, q: &[Real]) {
-        run_wide(PoseAt(self, q))
+        run_wide(PoseAt(self, q, true))
+    }
+
+    /// Poses `q`'s frames and group spheres, and the bodies only where the group spheres
+    /// need them (`CellPose::pose_groups`): [`Self::pose`] again before reading a body. Not
+    /// validated, as [`Self::pose`].
+    pub(crate) fn pose_groups(&mut self, q: &[Real]) {
+        run_wide(PoseAt(self, q, false))
     }
 
     /// World shape of body `b` of robot `r` at the last posed configuration.
@@ -543,14 +550,19 @@ impl<'a> CellChecker<'a> {
     }
 }
 
-/// [`CellChecker::pose`], as [`run_wide`] runs it.
-struct PoseAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real]);
+/// [`CellChecker::pose`] (with every body) or [`CellChecker::pose_groups`], as [`run_wide`]
+/// runs them.
+struct PoseAt<'c, 'a, 'q>(&'c mut CellChecker<'a>, &'q [Real], bool);
 
 impl WideOp for PoseAt<'_, '_, '_> {
     type Output = ();
 
     #[inline(always)]
     fn run(self) {
-        self.0.pose.pose(self.0.cell, self.1);
+        if self.2 {
+            self.0.pose.pose(self.0.cell, self.1);
+        } else {
+            self.0.pose.pose_groups(self.0.cell, self.1);
+        }
     }
 }

@@ -286,8 +286,9 @@ impl MotionCheck {
         let pieces = rake_pieces(length, self.rake_spacing, self.piece_length);
         if pieces == 1 {
             // (The end's search, where it ran, posed its frames but may have left bodies
-            // unplaced; where it was skipped, nothing is posed there.)
-            checker.pose(qb);
+            // unplaced; where it was skipped, nothing is posed there. The certificate reads
+            // bodies at `qb` only past the lane screen, and places them then.)
+            checker.pose_groups(qb);
             return self.certify_kept(checker, qa, qb, min_step);
         }
         // A long motion in pieces, each certified as a motion of its own (its end is a rake
@@ -304,7 +305,7 @@ impl MotionCheck {
             } else {
                 point_on_motion(&mut end, qa, qb, i as Real / pieces as Real);
             }
-            checker.pose(&end);
+            checker.pose_groups(&end);
             if !self.certify_kept(checker, &start, &end, min_step * pieces as Real) {
                 free = false;
                 break;
@@ -330,9 +331,10 @@ impl MotionCheck {
         free
     }
 
-    /// The certificate of [`Self::free`] for validated configurations, `qb` posed (every body
-    /// placed; a contact there fails the certificate like any other, but the end's contact
-    /// search has usually refused such a motion sooner).
+    /// The certificate of [`Self::free`] for validated configurations, `qb` posed, at least
+    /// its frames and group spheres ([`CellChecker::pose_groups`]; a contact there fails the
+    /// certificate like any other, but the end's contact search has usually refused such a
+    /// motion sooner).
     fn certify(
         &mut self,
         checker: &mut CellChecker<'_>,
@@ -445,7 +447,9 @@ impl MotionCheck {
             self.chord.set_motion(&self.bound, checker, qa, qb);
         }
         // Every sphere's centre at both ends, for the chord tests (the groups' too; the
-        // spheres' curvature bounds are set only for motions that get this far).
+        // spheres' curvature bounds are set only for motions that get this far): the end's
+        // bodies are placed now.
+        checker.pose(qb);
         self.chord.snapshot_groups(checker);
         self.chord.clear();
         let at_b = self.chord.snapshot(checker);
