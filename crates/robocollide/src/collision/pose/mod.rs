@@ -324,19 +324,6 @@ impl CellPose {
         self.place_bodies(cell);
     }
 
-    /// Poses `q`'s frames and every group's sphere (the search's and the motion check's),
-    /// the robots' bodies left to [`Self::place_bodies`] where the spheres follow from the
-    /// frames alone; elsewhere as [`Self::pose`]. For a certificate that may settle every
-    /// block by the groups and the lane screen, which read no body at this pose (on
-    /// MotionBenchMaker the screen settles 95 % of the blocks its bounds leave open).
-    #[inline(always)]
-    pub(in crate::collision) fn pose_groups(&mut self, cell: &Cell, q: &[Real]) {
-        self.pose_frames(cell, q);
-        if !(self.groups_from_frames && self.place_groups_alone()) {
-            self.place_bodies(cell);
-        }
-    }
-
     /// [`Self::pose`]'s first half: link frames only, the robots' bodies and groups left to
     /// [`Self::place_bodies`] (or, one sphere at a time, [`Self::place_body`]). A contact
     /// query settled by a recent contact's pair needs only that pair's two bodies. Until

@@ -122,6 +122,56 @@ fn contact_queries_on_frames_alone_agree_with_full_poses() {
     }
 }
 
+/// Posing to the frames and group spheres alone (`pose_groups`, a certificate's end) puts every
+/// group's sphere, the motion check's too, where a full pose does, leaves the bodies pending
+/// only where the spheres need just the frames (the Panda's spheres; not the demo's capsules),
+/// and a full pose after it completes them; poses going back and forth through the kept ones
+/// included.
+#[test]
+fn posing_groups_alone_places_them_as_a_full_pose() {
+    let mut from_frames = 0;
+    for cell in crate::collision::test_cells::demo_and_panda_cells() {
+        let dof: usize = cell.robots.iter().map(|r| r.model.dof()).sum();
+        let mut unit = crate::math::unit_random(5);
+        let mut partial = CellPose::new(&cell);
+        let mut seen: Vec<Vec<Real>> = Vec::new();
+        let mut left_pending = 0;
+        for i in 0..60 {
+            let q: Vec<Real> = if i % 4 == 3 {
+                seen[seen.len() - 1 - i % 3].clone()
+            } else {
+                (0..dof).map(|_| unit() * 5.0 - 2.5).collect()
+            };
+            partial.pose_groups(&cell, &q);
+            left_pending += usize::from(!partial.all_placed());
+            let mut full = CellPose::new(&cell);
+            full.pose(&cell, &q);
+            assert_eq!(partial.group_spheres(), full.group_spheres(), "{q:?}");
+            partial.place_motion_groups();
+            full.place_motion_groups();
+            assert_eq!(partial.posed.motion_spheres, full.posed.motion_spheres);
+            if i % 2 == 0 {
+                partial.pose(&cell, &q);
+                assert!(partial.all_placed());
+                for b in 0..full.posed.cores.len() {
+                    assert_eq!(partial.shape(b), full.shape(b), "{q:?}");
+                }
+            }
+            seen.push(q);
+        }
+        if partial.groups_from_frames {
+            from_frames += 1;
+            assert!(left_pending > 20, "{left_pending}");
+        } else {
+            assert_eq!(left_pending, 0);
+        }
+    }
+    // (The Panda comes with the `urdf` feature.)
+    if cfg!(feature = "urdf") {
+        assert!(from_frames > 0, "the Panda's groups follow from its frames");
+    }
+}
+
 /// The centre's squared gap settles a sphere against an obstacle's box or cylinder only where
 /// the exact kernel agrees: "met" only when the kernel's distance is negative (and then the
 /// gap's distance is too), "beyond" only when it is positive; near the surface, at the
