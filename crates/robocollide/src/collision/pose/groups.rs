@@ -38,12 +38,14 @@ impl CellPose {
 
     /// Poses `q`'s frames and the search groups' spheres, the robots' bodies left to
     /// [`Self::place_bodies`] where every group's sphere (the motion check's too, placed on
-    /// request) follows from the frames alone; elsewhere as [`Self::pose`]. For a certificate that may settle every
-    /// block by the groups and the lane screen, which read no body at this pose (on
-    /// MotionBenchMaker the screen settles 95 % of the blocks its bounds leave open).
+    /// request) follows from the frames alone; elsewhere as [`Self::pose`]. For a
+    /// certificate that may settle every block by the groups and the lane screen, which read
+    /// no body at this pose (on MotionBenchMaker the screen settles 95 % of the blocks its
+    /// bounds leave open).
     #[inline(always)]
     pub(in crate::collision) fn pose_groups(&mut self, cell: &Cell, q: &[Real]) {
         self.pose_frames(cell, q);
+        // (`groups_from_frames` implies `groups_alone`, so the groups are placed alone.)
         if !(self.groups_from_frames && self.place_groups_alone()) {
             self.place_bodies(cell);
         }
