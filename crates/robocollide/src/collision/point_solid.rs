@@ -224,11 +224,7 @@ impl Measure for Ball {
     #[inline(always)]
     fn outside_offset(&self, p: [Real; 3]) -> [Real; 3] {
         let (v, norm) = self.norm_from_centre(p);
-        let keep = if norm > self.radius {
-            1.0 - self.radius / norm
-        } else {
-            0.0
-        };
+        let keep = side_share(norm, self.radius);
         v.map(|v| v * keep)
     }
 
@@ -242,7 +238,7 @@ impl Ball {
     #[inline(always)]
     fn norm_from_centre(&self, p: [Real; 3]) -> ([Real; 3], Real) {
         let v = offset(p, &self.centre);
-        (v, (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt())
+        (v, length(v))
     }
 }
 
@@ -383,6 +379,7 @@ impl CylinderAxis for Vertical {
     }
 }
 
+/// `|w|`.
 #[inline(always)]
 fn length(w: [Real; 3]) -> Real {
     (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt()
@@ -405,8 +402,8 @@ fn beyond(along: Real, half: Real) -> Real {
     along - along.clamp(-half, half)
 }
 
-/// The share of the offset across a cylinder's axis (length `across`) that lies outside its
-/// side (`radius`): 0 within.
+/// The share of an offset of length `across` (from a ball's centre, or across a cylinder's
+/// axis) that lies beyond `radius`: 0 within.
 #[inline(always)]
 fn side_share(across: Real, radius: Real) -> Real {
     if across > radius {
