@@ -7,6 +7,7 @@
 //! Conventions: metres and radians; distances signed (≤ 0 is contact). Report structs derive
 //! `serde::Serialize`: they are the JSON the CLI prints.
 
+mod box_block_gaps;
 mod checker;
 mod checker_groups;
 mod chord_bound;

@@ -14,6 +14,10 @@ use crate::math::{Point3, Real, Vector3, larger, max_abs};
 /// Relative growth that covers the rounding of the extents and of [`Aabb::sphere_gap`].
 const GROWTH: Real = 1e-12;
 
+/// [`Aabb::sphere_gap`]'s relative allowance, for computations that must give its values to
+/// the last bit (the motion check's blocks side by side).
+pub(crate) const SPHERE_GAP_GROWTH: Real = GROWTH;
+
 /// A box aligned with the world axes: centre and half-extents (non-negative).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Aabb {

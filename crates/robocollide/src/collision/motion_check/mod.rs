@@ -73,6 +73,7 @@
 
 mod bisection;
 
+use super::box_block_gaps::BoxBlockGaps;
 use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
 use super::end_gaps::EndGaps;
@@ -85,7 +86,6 @@ use super::rake::{
     rake_finds_contact, rake_pieces,
 };
 use super::start_measure::StartMeasure;
-use crate::geom::Aabb;
 use crate::math::{Real, larger};
 use bisection::Stretch;
 
@@ -106,10 +106,10 @@ pub struct MotionCheck {
     moving_groups: Vec<(usize, usize, Vec<usize>)>,
     /// Per group, the largest motion bound of its bodies (current motion).
     group_bounds: Vec<Real>,
-    /// The link–obstacle blocks whose obstacle has a world-aligned box, as `(block, link
-    /// group, obstacle as (robot, body), its box)`, and the other blocks: the pass over every
-    /// block at the motion's end reads these flat lists.
-    box_blocks: Vec<(usize, usize, (usize, usize), Aabb)>,
+    /// The link–obstacle blocks whose obstacle has a world-aligned box, as columns measured
+    /// side by side, and the other blocks: the pass over every block at the motion's end
+    /// reads these.
+    box_blocks: BoxBlockGaps,
     other_blocks: Vec<usize>,
     /// Per block, its groups' gap at the motion's end, and whether it is the block's
     /// tightest measure there (see [`EndGaps`]).
@@ -199,7 +199,7 @@ impl MotionCheck {
         Self {
             lanes: LaneScreen::new(checker, &chord, &blocks, &block_pairs, members.len()),
             chord,
-            box_blocks,
+            box_blocks: BoxBlockGaps::new(box_blocks),
             other_blocks,
             open_at_b: Vec::new(),
             bounds: PairBounds::new(&bound, checker),
@@ -386,10 +386,9 @@ impl MotionCheck {
         self.gaps_b.resize(self.blocks.len(), 0.0);
         self.exact_b.clear();
         self.exact_b.resize(self.blocks.len(), false);
-        let spheres = checker.placed_group_spheres();
-        for &(i, group, (r, b), aabb) in &self.box_blocks {
-            let (centre, radius) = spheres[group];
-            let lower = aabb.sphere_gap(&centre, radius);
+        self.box_blocks.measure(checker.placed_group_spheres());
+        let box_gaps = self.box_blocks.gaps();
+        for (&(i, group, (r, b)), &lower) in self.box_blocks.blocks().iter().zip(box_gaps) {
             // (Where the lane screen settles the blocks left open, the link's exact distance
             // to the obstacle is not worth measuring: the screen's tests are cheaper.)
             // (The predictable test first.)
