@@ -30,7 +30,8 @@ const MOST_DIGITS: usize = 33;
 /// A Halton sequence over joint bounds.
 #[derive(Debug, Clone)]
 pub(super) struct Halton {
-    bounds: Vec<(Real, Real)>,
+    /// Per joint, its lower bound and its range's width (`high − low`).
+    scales: Vec<(Real, Real)>,
     coordinates: Vec<Coordinate>,
 }
 
@@ -41,16 +42,19 @@ pub(super) struct Halton {
 /// denominator are exact in a [`Real`] and the quotient is rounded once. Digit `i` (least
 /// significant first) weighs `base^(digits_held − 1 − i)`; digits beyond `digits_held` weigh
 /// nothing (they would add less than `base^−digits_held ≤ 2⁻⁴⁷`, and appear only after
-/// `base^digits_held > 10¹⁵` points).
+/// `base^digits_held > 10¹⁵` points). The lowest digit, which most steps raise alone, is kept
+/// apart from the others, beside its weight and the numerator.
 #[derive(Debug, Clone)]
 struct Coordinate {
     base: u8,
-    /// Least significant first, no leading zeros (empty for point 0).
-    digits: Vec<u8>,
+    /// `n`'s lowest digit (0 for point 0).
+    lowest: u8,
     numerator: u64,
+    denominator: Real,
+    /// `n`'s other digits, least significant first (digit 1 first), no leading zeros.
+    higher: Vec<u8>,
     /// `weights[i]`: digit `i`'s weight in the numerator (0 beyond the digits held).
     weights: [u64; MOST_DIGITS],
-    denominator: Real,
 }
 
 impl Coordinate {
@@ -69,11 +73,12 @@ impl Coordinate {
         }
         Self {
             base: base as u8,
-            digits: Vec::new(),
+            lowest: 0,
             numerator: 0,
-            weights,
             // (Exact: at most 2⁵³.)
             denominator: power as Real,
+            higher: Vec::new(),
+            weights,
         }
     }
 
@@ -81,24 +86,26 @@ impl Coordinate {
     #[inline]
     fn next(&mut self) -> Real {
         // (Most steps only raise the lowest digit: `1 − 1/base` of them.)
-        match self.digits.first_mut() {
-            Some(digit) if *digit + 1 < self.base => {
-                *digit += 1;
-                self.numerator += self.weights[0];
-            }
-            _ => self.carry(),
+        if self.lowest + 1 < self.base {
+            self.lowest += 1;
+            self.numerator += self.weights[0];
+        } else {
+            self.carry();
         }
         // (Below 2⁵³, so the signed conversion, one instruction where the unsigned one is a
         // sequence, is exact.)
         (self.numerator as i64) as Real / self.denominator
     }
 
-    /// Adds one to an index whose lowest digit is `base − 1` (or that has no digit yet): a
-    /// third of base 3's steps, fewer in the larger bases, so out of line.
+    /// Adds one to an index whose lowest digit is `base − 1`: a third of base 3's steps,
+    /// fewer in the larger bases, so out of line.
     #[cold]
     fn carry(&mut self) {
         let weight = |i: usize| self.weights.get(i).copied().unwrap_or(0);
-        for (i, digit) in self.digits.iter_mut().enumerate() {
+        let most = u64::from(self.base - 1);
+        self.lowest = 0;
+        self.numerator -= most * weight(0);
+        for (i, digit) in (1..).zip(self.higher.iter_mut()) {
             if *digit + 1 < self.base {
                 *digit += 1;
                 self.numerator += weight(i);
@@ -106,10 +113,10 @@ impl Coordinate {
             }
             // (The digit was base − 1.)
             *digit = 0;
-            self.numerator -= u64::from(self.base - 1) * weight(i);
+            self.numerator -= most * weight(i);
         }
-        self.numerator += weight(self.digits.len());
-        self.digits.push(1);
+        self.numerator += weight(self.higher.len() + 1);
+        self.higher.push(1);
     }
 }
 
@@ -122,19 +129,23 @@ impl Halton {
                 .iter()
                 .map(|&base| Coordinate::new(base))
                 .collect(),
-            bounds,
+            scales: bounds
+                .iter()
+                .map(|&(low, high)| (low, high - low))
+                .collect(),
         })
     }
 
     /// The next point, scaled to the bounds, into `point` (replacing what it held).
     pub(super) fn next_into(&mut self, point: &mut Vec<Real>) {
-        point.clear();
-        point.extend(
-            self.bounds
-                .iter()
-                .zip(&mut self.coordinates)
-                .map(|(&(low, high), coordinate)| low + (high - low) * coordinate.next()),
-        );
+        point.resize(self.scales.len(), 0.0);
+        for ((x, &(low, width)), coordinate) in point
+            .iter_mut()
+            .zip(&self.scales)
+            .zip(&mut self.coordinates)
+        {
+            *x = low + width * coordinate.next();
+        }
     }
 
     /// The next point, scaled to the bounds.
