@@ -16,8 +16,9 @@ impl CellChecker<'_> {
         self.pose.place_motion_groups();
     }
 
-    /// The motion check's culling groups (a link's bodies, see [`CellPose`]) of pair `k`'s
-    /// bodies, the lesser first. The group methods below all concern these groups.
+    /// The motion check's culling groups (a link's bodies, see
+    /// [`CellPose`](super::CellPose)) of pair `k`'s bodies, the lesser first. The group
+    /// methods below all concern these groups.
     pub(crate) fn pair_groups(&self, k: usize) -> (usize, usize) {
         let (a, b) = self.flat_pairs[k];
         let (x, y) = (self.pose.motion_group_of(a), self.pose.motion_group_of(b));

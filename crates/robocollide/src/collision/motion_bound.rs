@@ -98,7 +98,7 @@ pub(super) struct RobotBound {
     pub(super) joints: Vec<JointTerm>,
     /// For each body, its anchors as `(path of joints root → link, |p|)`.
     pub(super) anchors: Vec<Vec<(Vec<usize>, Real)>>,
-    /// Start of each body's entries in a suffix table ([`RobotBound::suffixes`]; one more
+    /// Start of each body's entries in a suffix table (`RobotBound::suffixes`; one more
     /// entry: the table's length). Body `b` has one entry per position `0..=n` of the path
     /// its anchors share (`n` their common prefix).
     suffix_start: Vec<usize>,
@@ -234,9 +234,9 @@ impl RobotBound {
         }
     }
 
-    /// [`RobotBound::suffixes`] with lever arms measured at the posed link `frames` (either
-    /// end of the motion), far tighter than the static ones (a median 3.5× on the Panda's
-    /// bodies along 0.3 rad motions).
+    /// `RobotBound::suffixes` (the tests' static tables) with lever arms measured at the
+    /// posed link `frames` (either end of the motion), far tighter than the static ones (a
+    /// median 3.5× on the Panda's bodies along 0.3 rad motions).
     ///
     /// Bound: a point's speed is at most `Σᵢ |v̇ᵢ| ρᵢ(s)` with `ρᵢ(s)` its distance from
     /// revolute joint `i`'s axis (1 for a prismatic joint). Joints before `i` and `i` itself
@@ -249,7 +249,7 @@ impl RobotBound {
     /// plus its radius. The static bound's reach (distance from the joint's origin, valid at
     /// every configuration) also bounds `ρᵢ(s)`, and the lesser of the two is used: over long
     /// motions the posed arms' `Sᵢ₊₁` terms compound and the static reach wins. (The ball's
-    /// static reach is its anchors' largest, so an entry can exceed [`RobotBound::suffixes`]'s
+    /// static reach is its anchors' largest, so an entry can exceed `RobotBound::suffixes`'s
     /// for a body nearer its frame's origin than the frame's other anchors.)
     fn posed_suffixes(
         &self,
@@ -411,9 +411,9 @@ impl MotionBound {
         self.robots[r].suffixes(qa, qb, out);
     }
 
-    /// [`Self::suffixes`] with lever arms measured at robot `r`'s posed link `frames`, which
-    /// must be those of `qa` or `qb` (see [`RobotBound::posed_suffixes`]); `scratch` holds
-    /// reusable buffers.
+    /// `Self::suffixes` (the tests' static tables) with lever arms measured at robot `r`'s
+    /// posed link `frames`, which must be those of `qa` or `qb` (see
+    /// [`RobotBound::posed_suffixes`]); `scratch` holds reusable buffers.
     pub(crate) fn posed_suffixes(
         &self,
         r: usize,

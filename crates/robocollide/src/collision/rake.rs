@@ -31,7 +31,7 @@ pub const RAKE_SPACING: Real = RAKE_SPACING_PER_STEP;
 /// Most intervals a long motion's interior points divide it into.
 const MAX_RAKE_INTERVALS: usize = 64;
 
-/// Longest piece a longer motion is certified in, in planner steps (see [`rake_pieces`]; the
+/// Longest piece a longer motion is certified in, in planner steps (see `rake_pieces`; the
 /// pieces are a power of two, so they may be down to half of it). Chosen on MotionBenchMaker
 /// (0.5 rad steps) against 0.5, 1 and 2 steps (benches/README.md, session 33); below 1, a
 /// planner's own full steps would be cut in two.

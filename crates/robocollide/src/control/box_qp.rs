@@ -67,7 +67,7 @@ pub fn solve_box_qp_whole(
 /// twice as many each round — and the working-set problem is re-solved until nothing is
 /// violated. Bounds in the working set fix their variable, so the working-set problem has
 /// only the free variables and the working rows: one row is a closed-form projection, several
-/// an exact dual active set ([`super::projection`]), clarabel only where that cannot decide;
+/// an exact dual active set (`control::projection`), clarabel only where that cannot decide;
 /// a fixed bound whose multiplier comes out negative is
 /// released and the problem re-solved (an active set on the bounds). Anything unexpected —
 /// a reduced problem clarabel cannot solve, more rounds than constraints — falls back to one

@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use super::validity::Validity;
 use crate::math::{Real, squared_distance};
 
-/// Point shortcuts that fail in a row before [`shortcut_points`] stops. On MotionBenchMaker
+/// Point shortcuts that fail in a row before `shortcut_points` stops. On MotionBenchMaker
 /// (1 rad steps, first 30 problems per family) a patience of 5 ended most runs early: 10 and
 /// 20 attempts gave 5.38 and 5.36 rad (median), where 30 attempts with a patience of 10 gave
 /// 5.16 rad (`benches/README.md`, session 39).

@@ -23,7 +23,7 @@ use crate::geom::Cylinder;
 
 /// Signed distance between two flat-capped cylinders.
 ///
-/// The pair is measured in one canonical order ([`canonical_order`](super::canonical_order))
+/// The pair is measured in one canonical order (`canonical_order`)
 /// and the answer flipped for the other. When that answer is within `1e-6` of the magnitude
 /// of contact (or overlapping), the pair is measured the other way too and the larger value
 /// kept: both are lower bounds on the signed distance (a certified gap, or the conservative

@@ -17,7 +17,7 @@
 //!
 //! Distances within a rounding bound of zero are reported as 0 (contact), never as apart.
 //! Same-kind pairs whose arithmetic is not symmetric are measured in a canonical order
-//! ([`canonical_order`]), so that (a, b) and (b, a) agree exactly.
+//! (`canonical_order`), so that (a, b) and (b, a) agree exactly.
 
 pub(crate) mod axial_gap;
 mod box_box;

@@ -2,7 +2,7 @@
 //!
 //! Degenerate case: a zero-length segment is a point (`t = 0`). When the point lies on the
 //! segment the normal is a deterministic unit vector perpendicular to the segment
-//! ([`orthogonal_unit`]).
+//! ([`orthogonal_unit`](crate::math::orthogonal_unit)).
 
 use super::Separation;
 use crate::geom::Segment;
@@ -22,7 +22,7 @@ pub fn closest_parameter(p: &Point3, segment: &Segment) -> Real {
 
 /// Distance from point `p` (shape a) to `segment` (shape b), with witness points and normal.
 ///
-/// Any finite input: pairs of extreme magnitude are rescaled ([`safe_scale`](super::safe_scale)).
+/// Any finite input: pairs of extreme magnitude are rescaled (`safe_scale`).
 #[inline]
 pub fn point_segment(p: &Point3, segment: &Segment) -> Separation {
     let magnitude = crate::math::max_abs(&p.coords).max(segment.magnitude());

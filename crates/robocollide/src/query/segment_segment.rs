@@ -272,7 +272,7 @@ pub(crate) fn touching_normal(u: &Vector3, v: &Vector3) -> Vector3 {
 
 /// Distance between segments `a` and `b`, with witness points and the normal from a to b.
 ///
-/// Any finite input: pairs of extreme magnitude are rescaled ([`safe_scale`](super::safe_scale)).
+/// Any finite input: pairs of extreme magnitude are rescaled (`safe_scale`).
 #[inline]
 pub fn segment_segment(a: &Segment, b: &Segment) -> Separation {
     let magnitude = a.magnitude().max(b.magnitude());

@@ -317,7 +317,7 @@ impl CellPose {
     /// planner's motion check goes back and forth: its end, a midpoint searched for contact,
     /// the end again, its start, the end once more, then the same midpoint for the certificate
     /// (bit for bit: both are `qa + (qb − qa)·0.5`). A kept pose whose bodies were left
-    /// unplaced ([`Self::pose_frames`]) gets them placed now.
+    /// unplaced (`Self::pose_frames`) gets them placed now.
     #[inline(always)]
     pub fn pose(&mut self, cell: &Cell, q: &[Real]) {
         self.pose_frames(cell, q);

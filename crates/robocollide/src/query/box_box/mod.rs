@@ -60,7 +60,7 @@ const MEET: Real = 16.0 * super::separation::CONTACT_ROUNDING;
 const GJK_EXACT: Real = 2e-14;
 
 /// Signed distance from box a to box b, measured in a canonical order
-/// ([`canonical_order`](super::canonical_order)) and flipped for the other.
+/// (`canonical_order`) and flipped for the other.
 pub fn box_box(a: &OrientedBox, b: &OrientedBox) -> Separation {
     // Chosen by selection rather than by two calls: the order of random pairs is a coin toss
     // that a branch would mispredict half the time.
@@ -207,7 +207,7 @@ fn general_box_box(
 
 /// The fifteen separating axes in the world (unit, from a towards b; cross products of
 /// nearly parallel edges left out) with the boxes' gap along each: the plain form of
-/// [`best_axis`], for the rare searches over all of them.
+/// `best_axis` (`relative.rs`), for the rare searches over all of them.
 #[cold]
 fn separating_axes(a: &OrientedBox, b: &OrientedBox) -> Vec<(Vector3, Real)> {
     let offset = b.center() - a.center();
