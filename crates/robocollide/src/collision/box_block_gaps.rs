@@ -11,16 +11,15 @@
 //! sphere is measured against all its boxes by one loop the compiler vectorises (four
 //! blocks per AVX2 instruction inside [`run_wide`]).
 //!
-//! The values are [`Aabb::sphere_gap`]'s to the last bit: the same operations in the same
-//! order (the centre's offset per axis, its excess over the half-extent clamped at 0, the
-//! squares summed `x, y, z`, the allowance summed sphere first, then the box's centre, then
-//! its half-extents); a vector instruction rounds each lane as its scalar twin does, and no
-//! product is fused into a sum. Tested so.
+//! The values are [`Aabb::sphere_gap`]'s to the last bit: both are the same kernel
+//! (`geom::sphere_box_gap`), given here the box terms of its rounding allowance kept per box;
+//! a vector instruction rounds each lane as its scalar twin does, and no product is fused into
+//! a sum. Tested so.
 
 use std::ops::Range;
 
-use crate::geom::{Aabb, SPHERE_GAP_GROWTH};
-use crate::math::{Point3, Real, larger, max_abs};
+use crate::geom::{Aabb, sphere_box_gap};
+use crate::math::{Point3, Real, max_abs};
 use crate::wide::{WideOp, run_wide};
 
 /// The world-aligned boxes of a cell's link–obstacle blocks, and their gaps at the last
@@ -97,11 +96,13 @@ impl BoxBlockGaps {
             let half_scale = run(&self.half_scale, range);
             let gaps = &mut self.gaps[range.clone()][..n];
             for j in 0..n {
-                let ex = larger((centre.x - cx[j]).abs() - hx[j], 0.0);
-                let ey = larger((centre.y - cy[j]).abs() - hy[j], 0.0);
-                let ez = larger((centre.z - cz[j]).abs() - hz[j], 0.0);
-                let scale = sphere_scale + centre_scale[j] + half_scale[j];
-                gaps[j] = (ex * ex + ey * ey + ez * ez).sqrt() - radius - SPHERE_GAP_GROWTH * scale;
+                let axes = [
+                    (centre.x, cx[j], hx[j]),
+                    (centre.y, cy[j], hy[j]),
+                    (centre.z, cz[j], hz[j]),
+                ];
+                let scales = [sphere_scale, centre_scale[j], half_scale[j]];
+                gaps[j] = sphere_box_gap(axes, radius, scales);
             }
         }
     }

@@ -14,10 +14,6 @@ use crate::math::{Point3, Real, Vector3, larger, max_abs};
 /// Relative growth that covers the rounding of the extents and of [`Aabb::sphere_gap`].
 const GROWTH: Real = 1e-12;
 
-/// [`Aabb::sphere_gap`]'s relative allowance, for computations that must give its values to
-/// the last bit (the motion check's blocks side by side).
-pub(crate) const SPHERE_GAP_GROWTH: Real = GROWTH;
-
 /// A box aligned with the world axes: centre and half-extents (non-negative).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Aabb {
@@ -72,17 +68,34 @@ impl Aabb {
     /// `−radius` a centre inside the box gives.
     #[inline]
     pub fn sphere_gap(&self, center: &Point3, radius: Real) -> Real {
-        let d = center - self.center;
-        // (`larger(x, 0)` is `x.max(0)`, NaN giving 0 alike, in one comparison.)
-        let excess = Vector3::new(
-            larger(d.x.abs() - self.half.x, 0.0),
-            larger(d.y.abs() - self.half.y, 0.0),
-            larger(d.z.abs() - self.half.z, 0.0),
-        );
-        let scale =
-            max_abs(&center.coords) + radius + max_abs(&self.center.coords) + max_abs(&self.half);
-        excess.norm() - radius - GROWTH * scale
+        let (c, b, h) = (center, &self.center, &self.half);
+        sphere_box_gap(
+            [(c.x, b.x, h.x), (c.y, b.y, h.y), (c.z, b.z, h.z)],
+            radius,
+            [
+                max_abs(&center.coords) + radius,
+                max_abs(&self.center.coords),
+                max_abs(&self.half),
+            ],
+        )
     }
+}
+
+/// [`Aabb::sphere_gap`]'s arithmetic, from per axis `(sphere centre, box centre, half-extent)`
+/// and the three magnitudes of its rounding allowance (the sphere's `max |cᵢ| + r`, the box
+/// centre's and the half-extents' largest), summed in that order. For callers that keep boxes
+/// apart from [`Aabb`] and must give its values to the last bit (the motion check's blocks side
+/// by side, `collision/box_block_gaps.rs`).
+#[inline(always)]
+pub(crate) fn sphere_box_gap(
+    axes: [(Real, Real, Real); 3],
+    radius: Real,
+    scales: [Real; 3],
+) -> Real {
+    // (`larger(x, 0)` is `x.max(0)`, NaN giving 0 alike, in one comparison.)
+    let [x, y, z] = axes.map(|(c, b, h)| larger((c - b).abs() - h, 0.0));
+    let [sphere, centre, half] = scales;
+    (x * x + y * y + z * z).sqrt() - radius - GROWTH * (sphere + centre + half)
 }
 
 /// Centre and half-extents of the segment `a b`, each grown by `radius`.

@@ -26,7 +26,7 @@ mod sphere;
 mod validate;
 
 pub use aabb::Aabb;
-pub(crate) use aabb::SPHERE_GAP_GROWTH;
+pub(crate) use aabb::sphere_box_gap;
 pub use capsule::Capsule;
 pub use cylinder::Cylinder;
 pub use dual::{Dual, DualVector};
