@@ -88,9 +88,18 @@ fn vamp_paths_through_obstacles_are_found_and_named() {
 
 #[test]
 fn problems_are_planned_and_certified() {
+    let report = std::env::temp_dir().join(format!("mbm-planned-{}.json", std::process::id()));
+    let report_path = report.display().to_string();
     let out = plan_problems(
         &fixture("mbm_problems_subset.json"),
-        &["--family", "table_pick", "--time-limit", "20"],
+        &[
+            "--family",
+            "table_pick",
+            "--time-limit",
+            "20",
+            "--json",
+            &report_path,
+        ],
     );
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
@@ -98,6 +107,21 @@ fn problems_are_planned_and_certified() {
         stdout.contains("table_pick            2 problems,    1 valid,    1 solved and certified"),
         "{stdout}"
     );
+    // The scene's set-up is timed apart from the search, for the valid problem only.
+    assert!(
+        stdout.contains("robocollide set-up per scene (before the search): 1 scene(s), median "),
+        "{stdout}"
+    );
+    let records: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    std::fs::remove_file(&report).ok();
+    let set_up: Vec<bool> = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["valid"].as_bool().unwrap() == r["setup_ns"].as_u64().is_some_and(|ns| ns > 0))
+        .collect();
+    assert_eq!(set_up, [true, true], "{records}");
     assert!(
         stdout.contains(
             "RRT-Connect: max step 1 rad, balanced trees, Halton samples, dynamic domain radius 4 rad, least 1 rad"

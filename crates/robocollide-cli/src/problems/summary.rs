@@ -18,14 +18,19 @@ fn median(mut values: Vec<f64>) -> f64 {
     percentile(&values, 0.5)
 }
 
-fn stats(label: &str, mut ns: Vec<f64>) -> String {
+fn stats(label: &str, ns: Vec<f64>) -> String {
+    counted_stats(label, "solved", ns)
+}
+
+/// [`stats`] with the count named `counted` ("solved", "scene(s)").
+fn counted_stats(label: &str, counted: &str, mut ns: Vec<f64>) -> String {
     if ns.is_empty() {
-        return format!("{label}: none solved");
+        return format!("{label}: none {counted}");
     }
     ns.sort_by(f64::total_cmp);
     let mean = ns.iter().sum::<f64>() / ns.len() as f64;
     format!(
-        "{label}: {} solved, median {:.1} µs, mean {:.1} µs, p95 {:.1} µs",
+        "{label}: {} {counted}, median {:.1} µs, mean {:.1} µs, p95 {:.1} µs",
         ns.len(),
         percentile(&ns, 0.5) / 1e3,
         mean / 1e3,
@@ -77,6 +82,18 @@ pub(super) fn summarise(
             )
         };
         println!("  {}", stats(&label, simplify));
+        let setup: Vec<f64> = records
+            .iter()
+            .filter_map(|r| r.setup_ns.map(|ns| ns as f64))
+            .collect();
+        println!(
+            "  {}",
+            counted_stats(
+                "robocollide set-up per scene (before the search)",
+                "scene(s)",
+                setup
+            )
+        );
         let lengths: Vec<f64> = records.iter().filter_map(|r| r.path_length).collect();
         if !lengths.is_empty() {
             let count = lengths.len();

@@ -25,6 +25,7 @@ mod motion_bound;
 mod motion_check;
 mod obstacle_grid;
 mod pair_bounds;
+mod pair_order;
 mod pair_search;
 mod point_solid;
 mod pose;

@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use super::checker::CellChecker;
 use super::motion_bound::MotionBound;
+use super::pair_order::ordered_by;
 use crate::math::Real;
 
 /// The pairs of one pair of culling groups (a link's bodies against another link's, or
@@ -97,8 +98,10 @@ impl MotionBlocks {
                 (p.body_b, p.body_a)
             }
         };
-        let mut order: Vec<usize> = (0..pairs.len()).collect();
-        order.sort_by_key(|&k| (checker.pair_groups(k), first_side(k).0));
+        let order = ordered_by(pairs.len(), |k| {
+            let groups = checker.pair_groups(k);
+            [groups.0, groups.1, first_side(k).0]
+        });
         let mut blocks: Vec<Block> = Vec::new();
         for (position, &k) in order.iter().enumerate() {
             let groups = checker.pair_groups(k);

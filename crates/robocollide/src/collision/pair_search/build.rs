@@ -5,6 +5,7 @@
 use super::{Block, CoreKind, Members, PairSearch};
 use crate::collision::contact_hints::{ContactHint, RecentPairs};
 use crate::collision::obstacle_grid::NearObstacles;
+use crate::collision::pair_order::ordered_by;
 use crate::collision::pose::CellPose;
 
 impl PairSearch {
@@ -18,8 +19,10 @@ impl PairSearch {
             let (x, y) = (pose.group_of(a), pose.group_of(b));
             (x.min(y), x.max(y))
         };
-        let mut order: Vec<usize> = (0..pairs.len()).collect();
-        order.sort_by_key(|&k| key(&pairs[k]));
+        let order = ordered_by(pairs.len(), |k| {
+            let (x, y) = key(&pairs[k]);
+            [x, y, 0]
+        });
         let mut search = Self {
             point_point: Vec::new(),
             point_segment: Vec::new(),
