@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Two or more robocollide binaries planning MotionBenchMaker's Panda problems in alternated
 rounds on one core: each problem's least search time per binary, and each binary's paired
-ratio to the first one (per problem), with a check that it returned the same paths.
+ratio to the first one (per problem), with a check that it returned the same paths. The time
+is the search's (`planning_ns`), or with `--time setup_ns` the scene's set-up before it.
 
 The host's drift reaches every binary alike, because the rounds alternate; the per-problem
 least over the rounds is the statistic `benches/vamp_same_run.py` reports too. This is how
@@ -30,6 +31,9 @@ def arguments():
     p.add_argument("--rounds", type=int, default=4, help="rounds of every binary (default 4)")
     p.add_argument("--cpu", type=int, default=1, help="the one core they run on (default 1)")
     p.add_argument("--problems", default=str(DATA / "panda_mbm_problems.json"))
+    p.add_argument("--time", choices=["planning_ns", "setup_ns"], default="planning_ns",
+                   help="the report's time compared: the search (default) or the scene's "
+                        "set-up before it")
     args = p.parse_args()
     if args.rounds < 1:
         p.error(f"--rounds must be at least 1, got {args.rounds}")
@@ -64,7 +68,7 @@ def main():
                     if not record.get("solved"):
                         continue
                     key = (record["family"], record["index"])
-                    t = record["planning_ns"]
+                    t = record[args.time]
                     least[name][key] = min(least[name].get(key, math.inf), t)
                     paths[name].setdefault(key, record["path"])
                     times.append(t)

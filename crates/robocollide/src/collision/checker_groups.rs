@@ -31,6 +31,11 @@ impl CellChecker<'_> {
         self.pose.flat_body(r, b)
     }
 
+    /// How many bodies the cell has, all robots together (the flat indices' bound).
+    pub(crate) fn flat_body_count(&self) -> usize {
+        self.pose.body_count()
+    }
+
     /// Each flat body's core's first point (a sphere's centre) at the last posed
     /// configuration, for the bodies `flat`, appended to `out`.
     #[inline]

@@ -183,10 +183,12 @@ impl LaneScreen {
             })
             .collect();
         let (mut solids, mut boxes) = (Vec::new(), Vec::new());
-        let mut solid_of = std::collections::HashMap::new();
+        // Each obstacle's solid once, by its flat body index (`usize::MAX`: not yet made).
+        let mut solid_of = vec![usize::MAX; checker.flat_body_count()];
         let mut solid = |r: usize, b: usize| -> Option<usize> {
-            if let Some(&i) = solid_of.get(&(r, b)) {
-                return Some(i);
+            let flat = checker.flat_body(r, b);
+            if solid_of[flat] != usize::MAX {
+                return Some(solid_of[flat]);
             }
             let found = Solid::of(&checker.obstacle_shape(r, b)?)?;
             solids.push(found);
@@ -197,7 +199,7 @@ impl LaneScreen {
                 }
                 None => [[Real::NEG_INFINITY; 3], [Real::INFINITY; 3]],
             });
-            solid_of.insert((r, b), solids.len() - 1);
+            solid_of[flat] = solids.len() - 1;
             Some(solids.len() - 1)
         };
         let pairs = checker.pairs();

@@ -573,6 +573,11 @@ impl CellPose {
         self.offsets[self.offsets.len() - 1]
     }
 
+    /// How many bodies the cell has, all robots together.
+    pub(super) fn body_count(&self) -> usize {
+        self.first_body[self.first_body.len() - 1]
+    }
+
     /// Index of body `b` of robot `r` among all bodies.
     pub(super) fn flat_body(&self, r: usize, b: usize) -> usize {
         self.first_body[r] + b
