@@ -76,15 +76,16 @@ impl ObstacleGrid {
                 first.min(cubes[axis] - 1)..=last.min(cubes[axis] - 1)
             })
         };
-        let each_cube = |b: &Aabb, f: &mut dyn FnMut(usize)| {
+        // (Runs of cubes along x are contiguous in the flat index.)
+        let rows = |b: &Aabb| {
             let [xs, ys, zs] = ranges(b);
-            for z in zs {
-                for y in ys.clone() {
-                    for x in xs.clone() {
-                        f((z * cubes[1] + y) * cubes[0] + x);
-                    }
-                }
-            }
+            zs.flat_map(move |z| {
+                let xs = xs.clone();
+                ys.clone().map(move |y| {
+                    let row = (z * cubes[1] + y) * cubes[0];
+                    row + xs.start()..=row + xs.end()
+                })
+            })
         };
         // At most `MOST_LISTED` entries in all (huge boxes over a fine grid: no grid).
         let listed = boxes.iter().fold(0usize, |sum, b| {
@@ -98,21 +99,32 @@ impl ObstacleGrid {
         if listed > MOST_LISTED {
             return None;
         }
-        // Counted first, then filled: one flat list.
+        // Counted first, then filled: one flat list. (Each cube's count is kept at its end,
+        // `starts[cube + 1]`, and the running sums made so that the filling, which advances
+        // `starts[cube + 1]` from the cube's start, leaves it at the next cube's start.)
         let mut starts = vec![0u32; total + 1];
         for b in boxes {
-            each_cube(b, &mut |cube| starts[cube + 1] += 1);
+            for row in rows(b) {
+                for count in &mut starts[row.start() + 1..=row.end() + 1] {
+                    *count += 1;
+                }
+            }
         }
-        for c in 0..total {
-            starts[c + 1] = starts[c].checked_add(starts[c + 1])?;
+        let mut sum = 0u32;
+        for entry in &mut starts {
+            let count = *entry;
+            *entry = sum;
+            sum = sum.checked_add(count)?;
         }
-        let mut filled = starts.clone();
-        let mut obstacles = vec![0u32; starts[total] as usize];
+        // (Now `starts[c + 1]` is cube `c`'s start; it ends at the next cube's.)
+        let mut obstacles = vec![0u32; sum as usize];
         for (i, b) in boxes.iter().enumerate() {
-            each_cube(b, &mut |cube| {
-                obstacles[filled[cube] as usize] = i as u32;
-                filled[cube] += 1;
-            });
+            for row in rows(b) {
+                for next in &mut starts[row.start() + 1..=row.end() + 1] {
+                    obstacles[*next as usize] = i as u32;
+                    *next += 1;
+                }
+            }
         }
         Some(Self {
             origin: Point3::from(low),

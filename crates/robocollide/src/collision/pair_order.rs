@@ -9,8 +9,8 @@
 //! needs, so that the packed integers order as the keys do, ties by the lower index: the
 //! order a stable sort by the key gives. Packed into 64 bits (a cell's groups and bodies
 //! number in the hundreds, so their parts take a few bits each), they are sorted by a
-//! least-significant-digit radix sort, one pass per byte the values use (session 55: a
-//! third of the comparison sort's time); wider keys are sorted as 128-bit integers, and a
+//! least-significant-digit radix sort, one pass per byte of the key's bits (session 55);
+//! wider keys are sorted as 128-bit integers, and a
 //! part beyond 32 bits by the cached key itself.
 
 /// The indices `0..n` ordered by `key` (three parts, compared in turn), ties by index.
@@ -33,7 +33,9 @@ pub(super) fn ordered_by(n: usize, key: impl Fn(usize) -> [usize; 3]) -> Vec<usi
                 shifted(key, index_width) | k as u64
             })
             .collect();
-        radix_sort(&mut packed, total);
+        // (The index bits need no pass: the values are made in index order and every pass
+        // keeps the order of equal keys.)
+        radix_sort(&mut packed, (index_width, total));
         let mask = shifted(1, index_width).wrapping_sub(1);
         return packed.into_iter().map(|p| (p & mask) as usize).collect();
     }
@@ -55,12 +57,12 @@ pub(super) fn ordered_by(n: usize, key: impl Fn(usize) -> [usize; 3]) -> Vec<usi
     order
 }
 
-/// Sorts `values`, whose bits above the lowest `bits` are zero, by bytes from the least
-/// significant (each pass stable, so the whole is sorted).
-fn radix_sort(values: &mut Vec<u64>, bits: u32) {
+/// Sorts `values` by their bits `from..to` (those above are zero), bytes from the least
+/// significant, each pass stable: values equal in those bits keep their order.
+fn radix_sort(values: &mut Vec<u64>, (from, to): (u32, u32)) {
     let mut other = vec![0; values.len()];
-    for pass in 0..bits.div_ceil(8) {
-        let shift = 8 * pass;
+    for pass in 0..to.saturating_sub(from).div_ceil(8) {
+        let shift = from + 8 * pass;
         let mut starts = [0usize; 257];
         for &v in values.iter() {
             starts[((v >> shift) & 0xff) as usize + 1] += 1;
