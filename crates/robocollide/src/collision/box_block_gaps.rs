@@ -47,6 +47,14 @@ impl BoxBlockGaps {
         // (Stable: one link's blocks keep their order.)
         entries.sort_by_key(|&(_, group, _, _)| group);
         let mut columns = Self::default();
+        let n = entries.len();
+        columns.blocks.reserve(n);
+        for axis in 0..3 {
+            columns.centre[axis].reserve(n);
+            columns.half[axis].reserve(n);
+        }
+        columns.centre_scale.reserve(n);
+        columns.half_scale.reserve(n);
         for (j, &(block, group, obstacle, aabb)) in entries.iter().enumerate() {
             match columns.runs.last_mut() {
                 Some((g, range)) if *g == group => range.end = j + 1,

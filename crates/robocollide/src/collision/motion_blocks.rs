@@ -126,7 +126,8 @@ impl MotionBlocks {
                 .map(|&k| bound.shared_joints(r, pairs[k].body_a, pairs[k].body_b))
                 .min()
                 .unwrap_or(0);
-            let mut sides = [Vec::new(), Vec::new()];
+            let size = block.pairs.len();
+            let mut sides = [Vec::with_capacity(size), Vec::with_capacity(size)];
             let mut runs: Vec<Run> = Vec::new();
             for position in block.pairs.clone() {
                 let (x, y) = first_side(order[position]);

@@ -470,13 +470,18 @@ impl KinematicTree {
 
     /// The joints (fixed ones included) between the root and `link`, root first.
     pub fn path_to(&self, link: usize) -> Vec<usize> {
-        let mut path = Vec::new();
-        let mut at = link;
-        while let Some(j) = self.parent_joint[at] {
-            path.push(j);
-            at = self.joints[j].parent;
+        let up = |mut at: usize| {
+            std::iter::from_fn(move || {
+                let j = self.parent_joint[at]?;
+                at = self.joints[j].parent;
+                Some(j)
+            })
+        };
+        // (Counted first: one allocation of the path's size.)
+        let mut path = vec![0; up(link).count()];
+        for (slot, j) in path.iter_mut().rev().zip(up(link)) {
+            *slot = j;
         }
-        path.reverse();
         path
     }
 }

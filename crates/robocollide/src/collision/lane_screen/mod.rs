@@ -209,35 +209,36 @@ impl LaneScreen {
                 let ks = &block_pairs[block.pairs.clone()];
                 let test = if block.relative.is_some() {
                     let whole = (groups[block.groups.0]?, groups[block.groups.1]?);
-                    let pairs = ks.iter().map(|&k| {
+                    // The pairs by their first body (then index, as `ks` is unique), sorted
+                    // as small keys before their spheres are gathered.
+                    let mut order = all_or_none(ks.iter().map(|&k| {
                         let p = &pairs[k];
-                        (p.robot_a == robot && p.robot_b == robot).then_some(())?;
+                        (p.robot_a == robot && p.robot_b == robot).then_some((p.body_a, k))
+                    }))?;
+                    order.sort_unstable();
+                    let pairs = all_or_none(order.iter().map(|&(body, k)| {
+                        let p = &pairs[k];
                         let other = groups[checker.body_group(robot, p.body_b)]?;
-                        Some(((p.body_a, k), spheres[p.body_a]?, spheres[p.body_b]?, other))
-                    });
-                    let mut pairs: Vec<_> = pairs.collect::<Option<_>>()?;
-                    pairs.sort_by_key(|p| p.0);
+                        Some((body, (k, spheres[p.body_a]?, spheres[p.body_b]?), other))
+                    }))?;
                     let mut runs: Vec<(LinkSphere, LinkSphere, std::ops::Range<usize>)> =
                         Vec::new();
-                    for (i, &((body, _), a, _, other)) in pairs.iter().enumerate() {
+                    for (i, &(body, (_, a, _), other)) in pairs.iter().enumerate() {
                         match runs.last_mut() {
-                            Some((_, _, run)) if pairs[run.start].0.0 == body => run.end = i + 1,
+                            Some((_, _, run)) if pairs[run.start].0 == body => run.end = i + 1,
                             _ => runs.push((a, other, i..i + 1)),
                         }
                     }
                     Test::Links {
                         whole,
                         runs,
-                        pairs: pairs
-                            .into_iter()
-                            .map(|((_, k), a, b, _)| (k, a, b))
-                            .collect(),
+                        pairs: pairs.into_iter().map(|(_, pair, _)| pair).collect(),
                     }
                 } else {
                     let whole = block
                         .obstacle
                         .and_then(|(g, (r, b))| Some((groups[g]?, solid(r, b)?)));
-                    let pairs = ks.iter().map(|&k| {
+                    let pairs = all_or_none(ks.iter().map(|&k| {
                         let p = &pairs[k];
                         let ((rs, bs), (ro, bo)) = if p.robot_a == robot {
                             ((p.robot_a, p.body_a), (p.robot_b, p.body_b))
@@ -246,11 +247,8 @@ impl LaneScreen {
                         };
                         (rs == robot && ro != robot).then_some(())?;
                         Some((k, spheres[bs]?, solid(ro, bo)?))
-                    });
-                    Test::World {
-                        whole,
-                        pairs: pairs.collect::<Option<_>>()?,
-                    }
+                    }))?;
+                    Test::World { whole, pairs }
                 };
                 Some(test)
             })
@@ -563,4 +561,14 @@ fn settle(
         }
     }
     true
+}
+
+/// Every item, or `None` if any is `None` (as `collect::<Option<Vec<_>>>`, but the vector
+/// made at its full size at once: that collect grows it from nothing).
+fn all_or_none<T>(items: impl ExactSizeIterator<Item = Option<T>>) -> Option<Vec<T>> {
+    let mut all = Vec::with_capacity(items.len());
+    for item in items {
+        all.push(item?);
+    }
+    Some(all)
 }
