@@ -12,6 +12,8 @@
 //! obstacle it should. Sources: the uniform grid of broad-phase collision detection (Ericson,
 //! *Real-Time Collision Detection*, 2005, ch. 7).
 
+use std::ops::Range;
+
 use crate::geom::Aabb;
 use crate::math::{Point3, Real, Vector3};
 
@@ -68,32 +70,18 @@ impl ObstacleGrid {
         let cubes = [0, 1, 2].map(|i| (((high[i] - low[i]) / side).ceil() as usize).max(1));
         let total = cubes[0].checked_mul(cubes[1])?.checked_mul(cubes[2])?;
         // The cubes each grown box meets: index ranges per axis, clamped to the grid.
-        let ranges = |b: &Aabb| {
+        let spans = |b: &Aabb| {
             let (lo, hi) = b.corners();
             [0, 1, 2].map(|axis| {
                 let first = ((lo[axis] - grown - low[axis]) / side).floor().max(0.0) as usize;
                 let last = ((hi[axis] + grown - low[axis]) / side).floor().max(0.0) as usize;
-                first.min(cubes[axis] - 1)..=last.min(cubes[axis] - 1)
-            })
-        };
-        // (Runs of cubes along x are contiguous in the flat index.)
-        let rows = |b: &Aabb| {
-            let [xs, ys, zs] = ranges(b);
-            zs.flat_map(move |z| {
-                let xs = xs.clone();
-                ys.clone().map(move |y| {
-                    let row = (z * cubes[1] + y) * cubes[0];
-                    row + xs.start()..=row + xs.end()
-                })
+                first.min(cubes[axis] - 1)..last.min(cubes[axis] - 1) + 1
             })
         };
         // At most `MOST_LISTED` entries in all (huge boxes over a fine grid: no grid).
         let listed = boxes.iter().fold(0usize, |sum, b| {
-            let [xs, ys, zs] = ranges(b);
-            let cubes = xs
-                .count()
-                .saturating_mul(ys.count())
-                .saturating_mul(zs.count());
+            let [xs, ys, zs] = spans(b);
+            let cubes = xs.len().saturating_mul(ys.len()).saturating_mul(zs.len());
             sum.saturating_add(cubes)
         });
         if listed > MOST_LISTED {
@@ -104,11 +92,11 @@ impl ObstacleGrid {
         // `starts[cube + 1]` from the cube's start, leaves it at the next cube's start.)
         let mut starts = vec![0u32; total + 1];
         for b in boxes {
-            for row in rows(b) {
-                for count in &mut starts[row.start() + 1..=row.end() + 1] {
+            each_row(&spans(b), cubes, |row| {
+                for count in &mut starts[row.start + 1..row.end + 1] {
                     *count += 1;
                 }
-            }
+            });
         }
         let mut sum = 0u32;
         for entry in &mut starts {
@@ -119,12 +107,12 @@ impl ObstacleGrid {
         // (Now `starts[c + 1]` is cube `c`'s start; it ends at the next cube's.)
         let mut obstacles = vec![0u32; sum as usize];
         for (i, b) in boxes.iter().enumerate() {
-            for row in rows(b) {
-                for next in &mut starts[row.start() + 1..=row.end() + 1] {
+            each_row(&spans(b), cubes, |row| {
+                for next in &mut starts[row.start + 1..row.end + 1] {
                     obstacles[*next as usize] = i as u32;
                     *next += 1;
                 }
-            }
+            });
         }
         Some(Self {
             origin: Point3::from(low),
@@ -164,6 +152,18 @@ impl ObstacleGrid {
         };
         let cube = (z * self.cubes[1] + y) * self.cubes[0] + x;
         Some(&self.obstacles[self.starts[cube] as usize..self.starts[cube + 1] as usize])
+    }
+}
+
+/// Calls `f` with each run of cubes along x (contiguous in the flat index, x fastest) of the
+/// cubes whose index ranges along x, y and z are `spans`, in a grid of `cubes` per axis.
+fn each_row(spans: &[Range<usize>; 3], cubes: [usize; 3], mut f: impl FnMut(Range<usize>)) {
+    let [xs, ys, zs] = spans;
+    for z in zs.clone() {
+        for y in ys.clone() {
+            let row = (z * cubes[1] + y) * cubes[0];
+            f(row + xs.start..row + xs.end);
+        }
     }
 }
 
