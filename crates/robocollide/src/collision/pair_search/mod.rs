@@ -137,9 +137,7 @@ impl PairSearch {
             pair: usize::MAX,
         };
         if stop_at_contact {
-            self.contact_search::<false, _>(&mut { pose }, start, |pose, i| {
-                self.visit(pose, i, &mut best)
-            });
+            self.contact_search::<false, _>(&mut { pose }, start, &mut best);
         } else {
             self.closest_search(pose, &mut best);
         }
@@ -157,9 +155,7 @@ impl PairSearch {
             distance: start,
             pair: usize::MAX,
         };
-        self.contact_search::<true, _>(&mut { pose }, start, |pose, i| {
-            self.visit(pose, i, &mut best)
-        });
+        self.contact_search::<true, _>(&mut { pose }, start, &mut best);
         best
     }
 
@@ -179,31 +175,33 @@ impl PairSearch {
             distance: start,
             pair: usize::MAX,
         };
-        self.contact_search::<true, _>(&mut pose, start, |pose, i| self.visit(pose, i, &mut best));
+        self.contact_search::<true, _>(&mut pose, start, &mut best);
         best
     }
 
     /// The contact search: the blocks in turn from the block of the last contact it found (a
     /// planner's rejected configurations mostly collide where the previous one did), each
-    /// given to `visit` until it returns `true`. (The closest-first order is not for it: its
+    /// visited ([`Self::visit`], lowering `best`) until one ends the search. (Called directly,
+    /// not through a closure: a closure is compiled apart, with the baseline instructions,
+    /// outside [`run_wide`](crate::wide::run_wide)'s AVX2 build; it was, until session 55.) (The closest-first order is not for it: its
     /// best stays the tiny window until a contact ends it, so that order culls nothing more,
     /// and costs a square root per block.) A tight loop: most blocks fail the cull test.
     /// With `WORLD_ONLY`, a robot's own blocks are left out (see
     /// [`Self::world_contact_search`]). `window`, the search's starting best, decides where
-    /// the obstacle grid tells which obstacles are near a link; `visit` gets the pose too
-    /// (mutably, where it places bodies).
+    /// the obstacle grid tells which obstacles are near a link; the pose is held mutably where
+    /// the visit places bodies.
     #[inline(always)]
     fn contact_search<const WORLD_ONLY: bool, P: SearchedPose>(
         &self,
         pose: &mut P,
         window: Real,
-        mut visit: impl FnMut(&mut P, usize) -> bool,
+        best: &mut Closest,
     ) {
         let n = self.blocks.len();
         let first = self.last_contact.0.load(Ordering::Relaxed) % n.max(1);
         let Some(near) = &self.near_obstacles else {
             for i in (first..n).chain(0..first) {
-                if !(WORLD_ONLY && self.own[i]) && visit(pose, i) {
+                if !(WORLD_ONLY && self.own[i]) && self.visit(pose, i, best) {
                     return;
                 }
             }
@@ -213,7 +211,7 @@ impl PairSearch {
         // them where the grid cannot tell), then the other blocks. The links from the last
         // to the first: a robot's distal links, the likeliest in contact, come last in its
         // groups (on MotionBenchMaker 1.2 % of the planner's instructions).
-        if n == 0 || visit(pose, first) {
+        if n == 0 || self.visit(pose, first, best) {
             return;
         }
         for (slot, &g) in near.groups.iter().enumerate().rev() {
@@ -226,13 +224,13 @@ impl PairSearch {
             if let Some(obstacles) = listed {
                 for &o in obstacles {
                     let i = near.block(slot, o);
-                    if i != usize::MAX && i != first && visit(pose, i) {
+                    if i != usize::MAX && i != first && self.visit(pose, i, best) {
                         return;
                     }
                 }
             } else {
                 for &i in &near.blocks_of[slot] {
-                    if i != first && visit(pose, i) {
+                    if i != first && self.visit(pose, i, best) {
                         return;
                     }
                 }
@@ -244,7 +242,7 @@ impl PairSearch {
             &near.uncovered[..]
         };
         for &i in uncovered {
-            if i != first && visit(pose, i) {
+            if i != first && self.visit(pose, i, best) {
                 return;
             }
         }
@@ -382,17 +380,6 @@ impl PairSearch {
         best: &mut Closest,
     ) {
         let c = pose.cores();
-        // A pair beats the best only if its core distance is below best + radii: compare
-        // squares and take the square root only for winners.
-        let offer_squared = |best: &mut Closest, core_squared: Real, radii: Real, k: usize| {
-            let reach = best.distance + radii;
-            if reach > 0.0 && core_squared < reach * reach {
-                *best = Closest {
-                    distance: core_squared.sqrt() - radii,
-                    pair: k,
-                };
-            }
-        };
         // Spheres and sphere–segment pairs are cheap: they go round-robin into independent
         // running minima ("lanes"), so that no single compare-and-select chain serialises the
         // loop; the lanes are merged before the segment pairs.
@@ -581,5 +568,21 @@ impl SearchedPose for &mut CellPose {
     fn place_block(&mut self, (g, h): (usize, usize)) {
         self.place_group_bodies(g);
         self.place_group_bodies(h);
+    }
+}
+
+/// Pair `k`, of core distance squared `core_squared` and radii `radii`, as the new `best` if it
+/// beats it. A pair beats the best only if its core distance is below best + radii: squares
+/// are compared, and the square root taken only for winners. (A function, not a closure: a
+/// closure is compiled apart, with the baseline instructions, outside
+/// [`run_wide`](crate::wide::run_wide)'s AVX2 build.)
+#[inline(always)]
+fn offer_squared(best: &mut Closest, core_squared: Real, radii: Real, k: usize) {
+    let reach = best.distance + radii;
+    if reach > 0.0 && core_squared < reach * reach {
+        *best = Closest {
+            distance: core_squared.sqrt() - radii,
+            pair: k,
+        };
     }
 }
