@@ -15,46 +15,21 @@
 //! `benches/vamp_same_run.py` (`benches/README.md`).
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use robocollide::collision::CellChecker;
 use robocollide::robot::moveit_scene::load_scene;
-use robocollide::robot::{Cell, CellOptions, CellSource, SceneObjects};
+use robocollide::robot::{Cell, SceneObjects};
 use robocollide::validity::CellValidity;
 
-const FAMILIES: [&str; 7] = [
-    "bookshelf_small",
-    "bookshelf_tall",
-    "bookshelf_thin",
-    "box",
-    "cage",
-    "table_pick",
-    "table_under_pick",
-];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The Panda alone (VAMP's spheres, MoveIt's SRDF).
-fn panda() -> Cell {
-    let panda = root().join("data/robots/panda");
-    let (_, cell) = CellSource::read(
-        &panda.join("panda_spherized.urdf"),
-        &CellOptions {
-            srdf: Some(panda.join("panda.srdf")),
-            ..CellOptions::default()
-        },
-    )
-    .unwrap();
-    cell
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// Scene 0001 of each MotionBenchMaker family, as world obstacles.
 fn scenes() -> Vec<(&'static str, SceneObjects)> {
-    let folder = root().join("crates/robocollide/tests/data/mbm_scenes");
-    FAMILIES
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mbm_scenes");
+    common::MBM_FAMILIES
         .iter()
         .map(|&family| {
             let path = folder.join(format!("{family}_scene0001.yaml"));
@@ -64,7 +39,7 @@ fn scenes() -> Vec<(&'static str, SceneObjects)> {
 }
 
 fn scene_setup(c: &mut Criterion) {
-    let robot = panda();
+    let robot = Cell::single(common::spherized_panda());
     let scenes = scenes();
     let start = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785];
     let mut group = c.benchmark_group("scene_setup");
