@@ -58,10 +58,25 @@ impl Grouping {
         culling_groups(cell, false)
     }
 
-    /// Groups of bodies carried rigidly by one link (see the module docs).
-    pub(super) fn for_motion(cell: &Cell) -> Self {
-        culling_groups(cell, true)
+    /// Groups of bodies carried rigidly by one link (see the module docs), where they differ
+    /// from `search` (the cell's [`Self::for_search`]); `None` where they equal it. They can
+    /// differ only by a body anchored on two links: without one, none are made.
+    pub(super) fn for_motion(cell: &Cell, search: &Self) -> Option<Self> {
+        let across_links = cell
+            .robots
+            .iter()
+            .any(|r| r.model.bodies.iter().any(|b| !on_one_link(b)));
+        across_links
+            .then(|| culling_groups(cell, true))
+            .filter(|motion| motion != search)
     }
+}
+
+/// Whether every anchor of `body` lies on one link.
+fn on_one_link(body: &Body) -> bool {
+    let mut frames = body.anchors().map(|a| a.frame);
+    let first = frames.next();
+    frames.all(|f| Some(f) == first)
 }
 
 /// A body's anchors in the frame of the one link that carries it rigidly.
@@ -85,7 +100,7 @@ const ON_AXIS: Real = 1e-9;
 fn placement(tree: &KinematicTree, body: &Body, across_joints: bool) -> Option<Placement> {
     let anchors: Vec<_> = body.anchors().copied().collect();
     let reach = body.reach();
-    if anchors.iter().all(|a| a.frame == anchors[0].frame) {
+    if on_one_link(body) {
         return Some(Placement {
             link: anchors[0].frame,
             points: anchors.iter().map(|a| a.at).collect(),

@@ -10,8 +10,7 @@
 //! order a stable sort by the key gives. Packed into 64 bits (a cell's groups and bodies
 //! number in the hundreds, so their parts take a few bits each), they are sorted by a
 //! least-significant-digit radix sort, one pass per byte of the key's bits (session 55);
-//! wider keys are sorted as 128-bit integers, and a
-//! part beyond 32 bits by the cached key itself.
+//! wider keys are sorted as 128-bit integers, and a part beyond 32 bits by the key itself.
 
 /// The indices `0..n` ordered by `key` (three parts, compared in turn), ties by index.
 pub(super) fn ordered_by(n: usize, key: impl Fn(usize) -> [usize; 3]) -> Vec<usize> {

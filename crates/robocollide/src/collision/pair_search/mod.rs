@@ -183,9 +183,9 @@ impl PairSearch {
     /// planner's rejected configurations mostly collide where the previous one did), each
     /// visited ([`Self::visit`], lowering `best`) until one ends the search. (Called directly,
     /// not through a closure: a closure is compiled apart, with the baseline instructions,
-    /// outside [`run_wide`](crate::wide::run_wide)'s AVX2 build; it was, until session 55.) (The closest-first order is not for it: its
-    /// best stays the tiny window until a contact ends it, so that order culls nothing more,
-    /// and costs a square root per block.) A tight loop: most blocks fail the cull test.
+    /// outside [`run_wide`](crate::wide::run_wide)'s AVX2 build.) (The closest-first order is
+    /// not for it: its best stays the tiny window until a contact ends it, so that order culls
+    /// nothing more, and costs a square root per block.) A tight loop: most blocks fail the cull test.
     /// With `WORLD_ONLY`, a robot's own blocks are left out (see
     /// [`Self::world_contact_search`]). `window`, the search's starting best, decides where
     /// the obstacle grid tells which obstacles are near a link; the pose is held mutably where

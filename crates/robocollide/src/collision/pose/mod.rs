@@ -133,18 +133,7 @@ impl CellPose {
         let offsets = running(&mut cell.robots.iter().map(|r| r.model.dof()));
         let first_body = running(&mut cell.robots.iter().map(|r| r.model.bodies.len()));
         let search = Grouping::for_search(cell);
-        // (The motion's grouping differs from the search's only by bodies anchored on two
-        // links, which it may group across their joint: without any, it is not made.)
-        let across_links = cell.robots.iter().any(|r| {
-            r.model.bodies.iter().any(|b| {
-                let mut frames = b.anchors().map(|a| a.frame);
-                let first = frames.next();
-                frames.any(|f| Some(f) != first)
-            })
-        });
-        let motion = across_links
-            .then(|| Grouping::for_motion(cell))
-            .filter(|m| *m != search);
+        let motion = Grouping::for_motion(cell, &search);
         let mut robot_groups = vec![Vec::new(); cell.robots.len()];
         for (g, group) in search.groups.iter().enumerate() {
             robot_groups[group.robot].push(g);
