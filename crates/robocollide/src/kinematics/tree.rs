@@ -350,6 +350,11 @@ impl KinematicTree {
         self.parent_joint[link].map(|j| self.joints[j].parent)
     }
 
+    /// The joint whose child is `link` (`None` for the root): the last of [`Self::path_to`].
+    pub fn parent_joint(&self, link: usize) -> Option<usize> {
+        self.parent_joint[link]
+    }
+
     /// Degrees of freedom (length of a configuration vector).
     pub fn dof(&self) -> usize {
         self.variables.len()
@@ -477,11 +482,10 @@ impl KinematicTree {
                 Some(j)
             })
         };
-        // (Counted first: one allocation of the path's size.)
-        let mut path = vec![0; up(link).count()];
-        for (slot, j) in path.iter_mut().rev().zip(up(link)) {
-            *slot = j;
-        }
+        // (Counted first: one allocation of the path's size, not zeroed.)
+        let mut path = Vec::with_capacity(up(link).count());
+        path.extend(up(link));
+        path.reverse();
         path
     }
 }

@@ -117,7 +117,6 @@ fn member_joints(
         tree.link_index(name)
             .ok_or_else(|| bad(line, format!("no link `{name}` in the robot")))
     };
-    let parent_joint = |l: usize| tree.path_to(l).last().copied();
     let mut joints = Vec::new();
     for (member, line) in &record.members {
         match member {
@@ -127,7 +126,7 @@ fn member_joints(
                     .position(|j| &j.name == name)
                     .ok_or_else(|| bad(*line, format!("no joint `{name}` in the robot")))?,
             ),
-            GroupMember::Link(name) => joints.extend(parent_joint(link(name, *line)?)),
+            GroupMember::Link(name) => joints.extend(tree.parent_joint(link(name, *line)?)),
             GroupMember::Chain { base, tip } => {
                 let (base_path, tip_path) = (
                     tree.path_to(link(base, *line)?),

@@ -160,7 +160,7 @@ impl CellPose {
                     .bodies
                     .iter()
                     .flat_map(|b| b.anchors().map(|a| a.frame))
-                    .filter_map(|link| tree.path_to(link).last().map(|j| j + 1))
+                    .filter_map(|link| tree.parent_joint(link).map(|j| j + 1))
                     .max()
                     .unwrap_or(0)
             })
