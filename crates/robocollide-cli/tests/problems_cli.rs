@@ -130,6 +130,62 @@ fn problems_are_planned_and_certified() {
     );
 }
 
+/// Paths are certified after every search, on as many threads as the process may use: the
+/// records (verdicts, sweeps, VAMP's re-checked paths, errors) are the same on one thread as
+/// on three, all but the times.
+#[test]
+fn certification_threads_change_no_record() {
+    let (urdf, srdf) = (
+        data("robots/panda/panda_spherized.urdf"),
+        data("robots/panda/panda.srdf"),
+    );
+    let (problems, vamp_paths) = (
+        fixture("mbm_problems_subset.json"),
+        fixture("vamp_paths_subset.json"),
+    );
+    let records = |threads: &str| {
+        let report =
+            std::env::temp_dir().join(format!("mbm-threads-{threads}-{}.json", std::process::id()));
+        let report_path = report.display().to_string();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_robocollide"))
+            .env("RAYON_NUM_THREADS", threads)
+            .args([
+                "plan",
+                "--problems",
+                &problems,
+                "--robot",
+                &urdf,
+                "--srdf",
+                &srdf,
+            ])
+            .args(["--vamp-paths", &vamp_paths, "--json", &report_path])
+            .output()
+            .expect("binary runs");
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stdout}{stderr}");
+        let mut records: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        std::fs::remove_file(&report).ok();
+        for record in records.as_array_mut().unwrap() {
+            let record = record.as_object_mut().unwrap();
+            for time in ["planning_ns", "simplify_ns", "setup_ns"] {
+                record.remove(time);
+            }
+        }
+        records
+    };
+    let one = records("1");
+    assert_eq!(one.as_array().unwrap().len(), 4);
+    assert!(
+        one.as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["certified"] == true && r["sweep"]["certified"] == true),
+        "{one}"
+    );
+    assert_eq!(one, records("3"));
+}
+
 /// The planner's options reach every problem (and the run says which it used).
 #[test]
 fn planner_options_are_passed_to_every_problem() {
