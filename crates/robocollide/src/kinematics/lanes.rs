@@ -309,13 +309,22 @@ fn small_sin_cos(delta: Real) -> (Real, Real) {
     (sin, cos)
 }
 
-/// Sines and cosines of `θ₀, θ₀ + δ, θ₀ + 2δ, …` from those of `θ₀` and `δ`, into `(s, c)`.
+/// Sines and cosines of `θ₀, θ₀ + δ, θ₀ + 2δ, …` from those of `θ₀` and `δ`, into `(s, c)`:
+/// lanes `w..2w` are lanes `0..w` turned by `w δ`, for `w = 1, 2, 4, …`, the turn doubled
+/// each time (`sin 2x = 2 sin x cos x`, `cos 2x = cos² x − sin² x`). Four dependent turns
+/// for sixteen lanes instead of fifteen, each a few lanes side by side.
 #[inline(always)]
 fn turns((s0, c0): (Real, Real), (sd, cd): (Real, Real), (s, c): &mut (Lane, Lane)) {
     (s[0], c[0]) = (s0, c0);
-    for l in 1..LANES {
-        s[l] = s[l - 1] * cd + c[l - 1] * sd;
-        c[l] = c[l - 1] * cd - s[l - 1] * sd;
+    let (mut sw, mut cw) = (sd, cd);
+    let mut width = 1;
+    while width < LANES {
+        for l in width..(2 * width).min(LANES) {
+            s[l] = s[l - width] * cw + c[l - width] * sw;
+            c[l] = c[l - width] * cw - s[l - width] * sw;
+        }
+        (sw, cw) = (2.0 * sw * cw, cw * cw - sw * sw);
+        width *= 2;
     }
 }
 
