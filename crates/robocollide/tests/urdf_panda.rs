@@ -71,6 +71,30 @@ fn the_panda_loads_with_vamps_spheres_and_self_pairs() {
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
 }
 
+/// Each link's path of joints runs from the root (its first joint's parent is the root link)
+/// to the link (its last joint's child is the link, and that joint is `parent_joint`).
+#[test]
+fn joint_paths_run_from_the_root_to_each_link() {
+    let model = panda();
+    let tree = model.tree();
+    let root = (0..tree.links().len())
+        .find(|&l| tree.parent_link(l).is_none())
+        .unwrap();
+    for link in 0..tree.links().len() {
+        let path = tree.path_to(link);
+        assert_eq!(tree.parent_joint(link), path.last().copied(), "link {link}");
+        let Some(&first) = path.first() else {
+            assert_eq!(link, root);
+            continue;
+        };
+        assert_eq!(tree.joints()[first].parent, root, "link {link}");
+        for pair in path.windows(2) {
+            assert_eq!(tree.joints()[pair[0]].child, tree.joints()[pair[1]].parent);
+        }
+        assert_eq!(tree.joints()[*path.last().unwrap()].child, link);
+    }
+}
+
 #[test]
 fn sphere_centres_match_vamp_to_1e_5() {
     let model = panda();
