@@ -17,14 +17,14 @@ mod viewer;
 
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand};
+
 /// The binary's allocator: mimalloc instead of the system's (glibc's malloc). A new scene's
 /// planner is ~1 000 allocations, and glibc's took a quarter of that set-up's time; on
 /// MotionBenchMaker `plan --problems` set each scene up in 0.79× the time, and searched in
 /// 0.95× (benches/README.md, session 56). The library itself leaves the choice to its users.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-use clap::{Parser, Subcommand};
 
 /// Robot collision detection with spheres, capsules and cylinders.
 #[derive(Debug, Parser)]

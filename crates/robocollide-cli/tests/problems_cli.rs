@@ -17,11 +17,21 @@ fn fixture(name: &str) -> String {
 
 /// Runs `plan --problems FILE` on the shipped Panda with `extra` arguments.
 fn plan_problems(file: &str, extra: &[&str]) -> std::process::Output {
+    robocollide(
+        &plan_problems_args(file, extra)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// The arguments of [`plan_problems`].
+fn plan_problems_args(file: &str, extra: &[&str]) -> Vec<String> {
     let (urdf, srdf) = (
         data("robots/panda/panda_spherized.urdf"),
         data("robots/panda/panda.srdf"),
     );
-    let mut args = vec![
+    let mut args: Vec<String> = [
         "plan",
         "--problems",
         file,
@@ -29,9 +39,11 @@ fn plan_problems(file: &str, extra: &[&str]) -> std::process::Output {
         &urdf,
         "--srdf",
         &srdf,
-    ];
-    args.extend_from_slice(extra);
-    robocollide(&args)
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
 }
 
 #[test]
@@ -135,10 +147,6 @@ fn problems_are_planned_and_certified() {
 /// on three, all but the times.
 #[test]
 fn certification_threads_change_no_record() {
-    let (urdf, srdf) = (
-        data("robots/panda/panda_spherized.urdf"),
-        data("robots/panda/panda.srdf"),
-    );
     let (problems, vamp_paths) = (
         fixture("mbm_problems_subset.json"),
         fixture("vamp_paths_subset.json"),
@@ -149,16 +157,10 @@ fn certification_threads_change_no_record() {
         let report_path = report.display().to_string();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_robocollide"))
             .env("RAYON_NUM_THREADS", threads)
-            .args([
-                "plan",
-                "--problems",
+            .args(plan_problems_args(
                 &problems,
-                "--robot",
-                &urdf,
-                "--srdf",
-                &srdf,
-            ])
-            .args(["--vamp-paths", &vamp_paths, "--json", &report_path])
+                &["--vamp-paths", &vamp_paths, "--json", &report_path],
+            ))
             .output()
             .expect("binary runs");
         let (stdout, stderr) = text(&out);
