@@ -107,6 +107,16 @@ pub(super) struct RobotBound {
     balls: Vec<FrameBall>,
     /// For each body, the ball of each of its anchors (as `anchors`).
     anchor_balls: Vec<Vec<usize>>,
+    /// Start of each body's entries in a posed table ([`RobotBound::posed_suffixes`]): its
+    /// ball's running sums for a body with one ball (most: a sphere), else a place of its
+    /// own after all the balls' sums, where the larger over its balls is written.
+    posed_start: Vec<usize>,
+    /// The bodies with a place of their own in a posed table (two balls or more, or none).
+    merged: Vec<usize>,
+    /// The length of every ball's sums, at the start of a posed table.
+    sums_len: usize,
+    /// A posed table's length: every ball's sums, then the merged bodies' entries.
+    posed_len: usize,
 }
 
 /// A ball fixed in a link frame that holds every anchor on that frame (grown by a box's
@@ -121,7 +131,7 @@ struct FrameBall {
     /// The largest static distance bound of its anchors from the frame's origin (`|p|`, plus a
     /// box's half-diagonal), as the static bound starts from.
     static_reach: Real,
-    /// Start of its running sums in the scratch table (one per path position, and one more).
+    /// Start of its running sums in a posed table (one per path position, and one more).
     sums: usize,
 }
 
@@ -153,6 +163,10 @@ impl RobotBound {
             suffix_start: Vec::new(),
             balls: Vec::new(),
             anchor_balls: Vec::new(),
+            posed_start: Vec::new(),
+            merged: Vec::new(),
+            sums_len: 0,
+            posed_len: 0,
             anchors: model
                 .bodies
                 .iter()
@@ -232,6 +246,23 @@ impl RobotBound {
             });
             sums += length;
         }
+        // Each body's entries in a posed table: its ball's sums where it has one ball (its
+        // anchors' paths are the ball's, so their lengths agree), else a place after them.
+        (self.sums_len, self.posed_len) = (sums, sums);
+        for (body, balls) in self.anchor_balls.iter().enumerate() {
+            let entries = self.suffix_start[body + 1] - self.suffix_start[body];
+            match balls.as_slice() {
+                &[ball] => {
+                    debug_assert_eq!(self.balls[ball].path.len() + 1, entries);
+                    self.posed_start.push(self.balls[ball].sums);
+                }
+                _ => {
+                    self.posed_start.push(self.posed_len);
+                    self.merged.push(body);
+                    self.posed_len += entries;
+                }
+            }
+        }
     }
 
     /// `RobotBound::suffixes` (the tests' static tables) with lever arms measured at the
@@ -256,7 +287,7 @@ impl RobotBound {
         frames: &[Frame],
         qa: &[Real],
         qb: &[Real],
-        (scratch, axes): (&mut Vec<Real>, &mut Vec<(Vector3, Vector3)>),
+        axes: &mut Vec<(Vector3, Vector3)>,
         out: &mut Vec<Real>,
     ) {
         axes.clear();
@@ -264,13 +295,11 @@ impl RobotBound {
             Some(JointKind::Revolute) => j.world_axis(frames),
             _ => (Vector3::zeros(), Vector3::zeros()),
         }));
-        // Every slot a body's entries read below is written first (each ball's running sums
-        // at every position of its path, and the one after), so the buffer only grows: no
+        // Every slot of the table is written below (each ball's running sums at every
+        // position of its path and the one after, then the merged bodies' entries): no
         // zeroing per motion.
-        let slots = self.balls.last().map_or(0, |b| b.sums + b.path.len() + 1);
-        if scratch.len() < slots {
-            scratch.resize(slots, 0.0);
-        }
+        out.resize(self.posed_len, 0.0);
+        let scratch = out;
         for ball in &self.balls {
             let centre = frames[ball.frame].apply(&ball.centre).coords;
             let mut total = 0.0;
@@ -302,20 +331,22 @@ impl RobotBound {
                 scratch[ball.sums + position] = total;
             }
         }
-        // Each body's entry: the larger over its anchors' balls (the first ball's sums copied,
-        // which covers every entry: a body's entries are the positions its anchors' paths
-        // share), so the table needs no zeroing per motion either.
-        out.resize(self.suffix_start[self.anchors.len()], 0.0);
-        for (body, balls) in self.anchor_balls.iter().enumerate() {
-            let entries = &mut out[self.suffix_start[body]..self.suffix_start[body + 1]];
-            let Some((&first, others)) = balls.split_first() else {
+        // A body with one ball reads its ball's sums in place; the others get the larger
+        // over their anchors' balls (the first ball's sums copied, which covers every entry:
+        // a body's entries are the positions its anchors' paths share), or zeros.
+        let (sums, places) = scratch.split_at_mut(self.sums_len);
+        for &body in &self.merged {
+            let start = self.posed_start[body] - self.sums_len;
+            let count = self.suffix_start[body + 1] - self.suffix_start[body];
+            let entries = &mut places[start..start + count];
+            let Some((&first, others)) = self.anchor_balls[body].split_first() else {
                 entries.fill(0.0);
                 continue;
             };
-            entries.copy_from_slice(&scratch[self.balls[first].sums..][..entries.len()]);
+            entries.copy_from_slice(&sums[self.balls[first].sums..][..count]);
             for &b in others {
-                let sums = &scratch[self.balls[b].sums..];
-                for (slot, &sum) in entries.iter_mut().zip(sums) {
+                let ball_sums = &sums[self.balls[b].sums..];
+                for (slot, &sum) in entries.iter_mut().zip(ball_sums) {
                     *slot = crate::math::larger(*slot, sum);
                 }
             }
@@ -405,7 +436,7 @@ impl MotionBound {
         self.robots[r].bodies(qa, qb, out);
     }
 
-    /// Robot `r`'s suffix table along `qa → qb` into `out`: see [`Self::suffix_index`].
+    /// Robot `r`'s suffix table along `qa → qb` into `out`: see [`Self::static_index`].
     #[cfg(test)]
     pub(crate) fn suffixes(&self, r: usize, qa: &[Real], qb: &[Real], out: &mut Vec<Real>) {
         self.robots[r].suffixes(qa, qb, out);
@@ -413,22 +444,32 @@ impl MotionBound {
 
     /// `Self::suffixes` (the tests' static tables) with lever arms measured at robot `r`'s
     /// posed link `frames`, which must be those of `qa` or `qb` (see
-    /// [`RobotBound::posed_suffixes`]); `scratch` holds reusable buffers.
+    /// [`RobotBound::posed_suffixes`]), laid out as [`Self::suffix_index`] says; `axes` is a
+    /// reusable buffer.
     pub(crate) fn posed_suffixes(
         &self,
         r: usize,
         frames: &[Frame],
         (qa, qb): (&[Real], &[Real]),
-        scratch: (&mut Vec<Real>, &mut Vec<(Vector3, Vector3)>),
+        axes: &mut Vec<(Vector3, Vector3)>,
         out: &mut Vec<Real>,
     ) {
-        self.robots[r].posed_suffixes(frames, qa, qb, scratch, out);
+        self.robots[r].posed_suffixes(frames, qa, qb, axes, out);
     }
 
-    /// Where a suffix table holds body `b`'s bound counting only the joints at its path
-    /// positions `first..` (`first` at most the number of joints its anchors share; 0 gives
-    /// its whole bound, as [`Self::bodies`]).
+    /// Where a posed table ([`Self::posed_suffixes`]) holds body `b`'s bound counting only the
+    /// joints at its path positions `first..` (`first` at most the number of joints its
+    /// anchors share; 0 gives its whole bound, as [`Self::bodies`]). (Bodies on one link
+    /// share their link ball's entries there.)
     pub(crate) fn suffix_index(&self, r: usize, b: usize, first: usize) -> usize {
+        let robot = &self.robots[r];
+        debug_assert!(first < robot.suffix_start[b + 1] - robot.suffix_start[b]);
+        robot.posed_start[b] + first
+    }
+
+    /// Where a static table ([`Self::suffixes`]) holds the same entry: one place per body.
+    #[cfg(test)]
+    pub(crate) fn static_index(&self, r: usize, b: usize, first: usize) -> usize {
         let start = &self.robots[r].suffix_start;
         debug_assert!(start[b] + first < start[b + 1]);
         start[b] + first
@@ -473,19 +514,68 @@ mod tests {
                     let shared = rb.suffix_start[b + 1] - rb.suffix_start[b] - 1;
                     for first in 0..=shared {
                         let want = rb.body(b, first, &qa, &qb);
-                        let got = table[bound.suffix_index(r, b, first)];
+                        let got = table[bound.static_index(r, b, first)];
                         assert!((got - want).abs() <= 1e-12 * want.max(1.0), "{got} {want}");
                     }
                     for a in 0..robot.model.bodies.len() {
                         let first = bound.shared_joints(r, a, b);
-                        let pair = table[bound.suffix_index(r, a, first)]
-                            + table[bound.suffix_index(r, b, first)];
+                        let pair = table[bound.static_index(r, a, first)]
+                            + table[bound.static_index(r, b, first)];
                         let want = bound.self_pair(r, a, b, &qa, &qb);
                         assert!((pair - want).abs() <= 1e-12 * want.max(1.0));
                     }
                 }
             }
         }
+    }
+
+    /// A posed table's layout: a body with one ball (every sphere of the Panda) reads its
+    /// ball's running sums in place; a body anchored on two links (the demo cell's capsules)
+    /// has its own entries after every ball's sums, no two bodies' overlapping; every body
+    /// has as many entries as positions its anchors share, plus one.
+    #[test]
+    fn posed_tables_share_a_ball_s_sums_and_merge_the_rest_apart() {
+        for cell in demo_and_panda_cells() {
+            let bound = MotionBound::new(&cell);
+            for rb in &bound.robots {
+                let mut owned = vec![false; rb.posed_len];
+                for (body, balls) in rb.anchor_balls.iter().enumerate() {
+                    let count = rb.suffix_start[body + 1] - rb.suffix_start[body];
+                    let start = rb.posed_start[body];
+                    assert!(start + count <= rb.posed_len);
+                    if let &[ball] = balls.as_slice() {
+                        assert_eq!(start, rb.balls[ball].sums);
+                        assert!(start + count <= rb.sums_len);
+                        assert!(!rb.merged.contains(&body));
+                    } else {
+                        assert!(rb.merged.contains(&body) && start >= rb.sums_len);
+                        for slot in &mut owned[start..start + count] {
+                            assert!(!*slot, "body {body}: entries overlap");
+                            *slot = true;
+                        }
+                    }
+                }
+                assert_eq!(
+                    owned.iter().filter(|&&o| o).count(),
+                    rb.posed_len - rb.sums_len
+                );
+            }
+        }
+        let cells = demo_and_panda_cells();
+        let merged = |cell: &Cell| {
+            MotionBound::new(cell)
+                .robots
+                .iter()
+                .map(|rb| rb.merged.len())
+                .sum::<usize>()
+        };
+        assert!(merged(&cells[0]) > 0, "the demo's capsules span two links");
+        #[cfg(feature = "urdf")]
+        assert_eq!(
+            merged(&cells[1]),
+            0,
+            "the Panda's spheres each sit on one link"
+        );
     }
 
     /// The posed bound is a speed bound: along random motions, no anchor of any body moves
@@ -496,7 +586,7 @@ mod tests {
     fn posed_suffix_tables_bound_every_anchor_s_speed() {
         let cells = demo_and_panda_cells();
         let mut next = unit_random(11);
-        let (mut table, mut scratch, mut axes) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut table, mut axes) = (Vec::new(), Vec::new());
         let mut tighter = 0;
         for cell in &cells {
             let bound = MotionBound::new(cell);
@@ -508,23 +598,11 @@ mod tests {
                     let qb: Vec<Real> = qa.iter().map(|a| a + 1.6 * next() - 0.8).collect();
                     let posed = if trial % 2 == 0 { &qa } else { &qb };
                     let frames = model.frames(posed).unwrap();
-                    bound.posed_suffixes(
-                        r,
-                        &frames,
-                        (&qa, &qb),
-                        (&mut scratch, &mut axes),
-                        &mut table,
-                    );
+                    bound.posed_suffixes(r, &frames, (&qa, &qb), &mut axes, &mut table);
                     // Buffers reused across robots and motions (never zeroed) give the
                     // table fresh ones do.
                     let mut fresh = Vec::new();
-                    bound.posed_suffixes(
-                        r,
-                        &frames,
-                        (&qa, &qb),
-                        (&mut Vec::new(), &mut Vec::new()),
-                        &mut fresh,
-                    );
+                    bound.posed_suffixes(r, &frames, (&qa, &qb), &mut Vec::new(), &mut fresh);
                     assert_eq!(table, fresh);
                     let mut static_table = Vec::new();
                     bound.suffixes(r, &qa, &qb, &mut static_table);
@@ -540,7 +618,7 @@ mod tests {
                         let shared = rb.suffix_start[b + 1] - rb.suffix_start[b] - 1;
                         for first in 0..=shared {
                             let entry = table[bound.suffix_index(r, b, first)];
-                            let static_entry = static_table[bound.suffix_index(r, b, first)];
+                            let static_entry = static_table[bound.static_index(r, b, first)];
                             if entry < static_entry {
                                 tighter += 1;
                             }

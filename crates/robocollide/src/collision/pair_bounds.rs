@@ -19,7 +19,8 @@ pub(crate) struct PairBounds {
     /// Per robot, whether it has joints. A robot without (a scene's obstacle: dozens of them)
     /// has the same table for every motion, set at the first.
     moving: Vec<bool>,
-    scratch: (Vec<Real>, Vec<(Vector3, Vector3)>),
+    /// Reused by [`MotionBound::posed_suffixes`].
+    axes: Vec<(Vector3, Vector3)>,
 }
 
 impl PairBounds {
@@ -49,7 +50,7 @@ impl PairBounds {
                 .iter()
                 .map(|r| r.model.dof() > 0)
                 .collect(),
-            scratch: (Vec::new(), Vec::new()),
+            axes: Vec::new(),
         }
     }
 
@@ -67,8 +68,7 @@ impl PairBounds {
                 continue;
             }
             let ends = (checker.robot_q(qa, r), checker.robot_q(qb, r));
-            let scratch = (&mut self.scratch.0, &mut self.scratch.1);
-            bound.posed_suffixes(r, checker.frames(r), ends, scratch, table);
+            bound.posed_suffixes(r, checker.frames(r), ends, &mut self.axes, table);
         }
     }
 
