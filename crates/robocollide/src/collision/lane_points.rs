@@ -75,18 +75,28 @@ impl Lanes {
     }
 
     /// The verdict on a link's pairs with obstacles; `room(k)` is what pair `k` must clear
-    /// beyond touching.
+    /// beyond touching. `nearest`: a lower bound on the distance from the link's bounding
+    /// sphere's centre to each pair's solid at every lane (0 if none is known); a pair whose
+    /// sphere's centre is `offset` from that centre is then at least `nearest − offset` from
+    /// its solid (a distance to a set changes no faster than the point moves), and when that
+    /// clears its radius and room it is clear at every lane, with no lane measured.
     #[inline(always)]
     pub(super) fn world_pairs(
         &mut self,
-        pairs: &[(usize, LinkSphere, usize)],
+        pairs: &[(usize, LinkSphere, usize, Real)],
         solids: &[Solid],
         room: impl Fn(usize) -> Real,
+        nearest: Real,
     ) -> Verdict {
         let mut verdict = Verdict::Free;
-        for &(k, sphere, s) in pairs {
+        for &(k, sphere, s, offset) in pairs {
+            let needed = sphere.radius + room(k);
+            // (NaN or an infinite offset: measured.)
+            if nearest - offset > needed {
+                continue;
+            }
             let gaps = solids[s].squared_gaps(self.centre(&sphere));
-            let failed = not_clear(&gaps, sphere.radius + room(k));
+            let failed = not_clear(&gaps, needed);
             if failed != 0 {
                 if !clear(&gaps, sphere.radius) {
                     return Verdict::Contact;
@@ -256,6 +266,79 @@ mod tests {
             }
         }
         lanes
+    }
+
+    /// A pair skipped by `nearest` (its sphere's centre then at least `nearest − offset`
+    /// from the solid) leaves the verdict and the lanes not clear as measuring it does:
+    /// random links passing a box, each with spheres about its centre, the bound from the
+    /// centre's least distance over the lanes.
+    #[test]
+    fn pairs_skipped_by_the_link_centre_s_distance_change_nothing() {
+        use crate::geom::{OrientedBox, Shape};
+        use crate::math::{Matrix3, Vector3};
+        use rand::{RngExt, SeedableRng};
+        let shape = OrientedBox::new(
+            Point3::new(0.1, -0.2, 0.3),
+            Matrix3::identity(),
+            Vector3::new(0.5, 0.3, 0.2),
+        );
+        let solids = [Solid::of(&Shape::Box(shape.unwrap())).unwrap()];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut random = |scale: Real| {
+            Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            ) * scale
+        };
+        let code = |v: Verdict| match v {
+            Verdict::Free => 0,
+            Verdict::Open => 1,
+            Verdict::Contact => 2,
+        };
+        let (mut skipped, mut verdicts) = (0, [0; 3]);
+        for _ in 0..3000 {
+            let (start, step) = (random(1.5), random(0.05));
+            let at = |offset: Vector3| -> Vec<[Real; 3]> {
+                (0..LANES)
+                    .map(|l| (start + step * l as Real + offset).into())
+                    .collect()
+            };
+            let mut lanes = Lanes::new(7);
+            lanes.start_pass();
+            lanes.placed[0] = (lanes.stamp, lanes_at(&at(Vector3::zeros())));
+            let mut pairs = Vec::new();
+            for k in 0..6 {
+                let offset = random(0.2);
+                lanes.placed[k + 1] = (lanes.stamp, lanes_at(&at(offset)));
+                let sphere = LinkSphere {
+                    link: 0,
+                    centre: Point3::from(offset),
+                    radius: 0.08 * (k as Real + 1.0) / 6.0,
+                    slot: k + 1,
+                };
+                pairs.push((k, sphere, 0, offset.norm()));
+            }
+            let gaps = solids[0].squared_gaps(&lanes.placed[0].1);
+            let nearest = gaps.iter().fold(Real::INFINITY, |m, &g| m.min(g)).sqrt();
+            let room = |k: usize| 0.03 * (k + 1) as Real;
+            let run = |nearest: Real| {
+                let mut lanes = lanes.clone();
+                lanes.start_pass();
+                let verdict = lanes.world_pairs(&pairs, &solids, room, nearest);
+                (code(verdict), lanes.failed)
+            };
+            let (measured, bounded) = (run(0.0), run(nearest));
+            assert_eq!(measured, bounded, "start {start}, step {step}");
+            verdicts[measured.0] += 1;
+            skipped += pairs
+                .iter()
+                .filter(|&&(k, s, _, offset)| nearest - offset > s.radius + room(k))
+                .count();
+        }
+        // (Every verdict met, and many pairs skipped.)
+        assert!(verdicts.iter().all(|&n| n > 50), "{verdicts:?}");
+        assert!(skipped > 1000, "{skipped}");
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl LaneScreen {
                         Verdict::Free
                     } else {
                         let mut verdict = Verdict::Free;
-                        for &(_, sphere, s) in pairs {
+                        for &(_, sphere, s, _) in pairs {
                             let (at_lanes, along) = lanes.solid_chords(&sphere, &solids[s]);
                             verdict = pair_verdict(
                                 verdict,

@@ -13,7 +13,12 @@
 //! Against an obstacle, the box of the sphere's centres over the lanes is tried first: beyond
 //! that room from the obstacle's world-aligned box along one axis, every lane is clear of the
 //! solid inside it, with no distance measured (on MotionBenchMaker, 1.2 % of the planner's
-//! instructions saved; the same test pair by pair cost more than it saved).
+//! instructions saved; the same test pair by pair cost more than it saved). When the link's
+//! sphere is not clear, its centre's least distance to the solid over the lanes, `m`, still
+//! bounds each pair's: a sphere whose centre is `δ` from that centre is at least `m − δ` from
+//! the solid at every lane (a distance to a set changes no faster than the point moves), so a
+//! pair with `m − δ` beyond its radius and share is clear, neither placed nor measured (half
+//! the pairs of such blocks on MotionBenchMaker).
 //! A pair in contact at a lane (distance `≤ 0`) is a contact on the motion: the motion is
 //! blocked. A block with a pair neither clear nor in contact is left open. The blocks of the
 //! last contacts found are screened first (1.5 % of the instructions; the order changes no
@@ -85,10 +90,12 @@ const _: () = assert!(LANES <= 32);
 #[derive(Debug, Clone)]
 enum Test {
     /// A link's spheres against obstacles: the link's bounding sphere against the block's
-    /// lone obstacle first when it has one, then each pair `(k, sphere, solid)`.
+    /// lone obstacle first when it has one, then each pair `(k, sphere, solid, offset)`,
+    /// `offset` the distance from the sphere's centre to the bounding sphere's (infinite
+    /// where they are not on one link).
     World {
         whole: Option<(LinkSphere, usize)>,
-        pairs: Vec<(usize, LinkSphere, usize)>,
+        pairs: Vec<(usize, LinkSphere, usize, Real)>,
     },
     /// Two links of the robot: their bounding spheres; then each run of pairs that share
     /// a first sphere, that sphere against the other link's bounding sphere; then each pair
@@ -246,7 +253,14 @@ impl LaneScreen {
                             ((p.robot_b, p.body_b), (p.robot_a, p.body_a))
                         };
                         (rs == robot && ro != robot).then_some(())?;
-                        Some((k, spheres[bs]?, solid(ro, bo)?))
+                        let (sphere, pair_solid) = (spheres[bs]?, solid(ro, bo)?);
+                        let offset = match whole {
+                            Some((link, s)) if link.link == sphere.link && s == pair_solid => {
+                                (sphere.centre - link.centre).norm()
+                            }
+                            _ => Real::INFINITY,
+                        };
+                        Some((k, sphere, pair_solid, offset))
                     }))?;
                     Test::World { whole, pairs }
                 };
@@ -488,18 +502,28 @@ impl LaneScreen {
                 Test::Exact => Verdict::Open,
                 Test::World { whole, pairs } => {
                     // (Closures here would be compiled apart, with baseline instructions.)
-                    let whole_clear = match *whole {
+                    // The bounding sphere's centre's least distance to the solid over the
+                    // lanes where it is not clear (0: none known).
+                    let (whole_clear, nearest) = match *whole {
                         Some((link, s)) => {
                             let room = link.radius + block_room(i);
-                            lanes.apart(&link, &boxes[s], room)
-                                || clear(&solids[s].squared_gaps(lanes.centre(&link)), room)
+                            if lanes.apart(&link, &boxes[s], room) {
+                                (true, 0.0)
+                            } else {
+                                let gaps = solids[s].squared_gaps(lanes.centre(&link));
+                                if clear(&gaps, room) {
+                                    (true, 0.0)
+                                } else {
+                                    (false, least_distance(&gaps))
+                                }
+                            }
                         }
-                        None => false,
+                        None => (false, 0.0),
                     };
                     if whole_clear {
                         Verdict::Free
                     } else {
-                        lanes.world_pairs(pairs, solids, pair_room)
+                        lanes.world_pairs(pairs, solids, pair_room, nearest)
                     }
                 }
                 Test::Links { whole, runs, pairs } => {
@@ -561,6 +585,18 @@ fn settle(
         }
     }
     true
+}
+
+/// The least of the lanes' squared distances, as a distance; 0 where a lane is NaN (a
+/// distance that proves nothing).
+#[inline(always)]
+fn least_distance(squared: &crate::kinematics::Lane) -> Real {
+    let (least, nan) = squared
+        .iter()
+        .fold((Real::INFINITY, false), |(least, nan), &d| {
+            (if d < least { d } else { least }, nan | d.is_nan())
+        });
+    if nan { 0.0 } else { least.sqrt() }
 }
 
 /// Every item, or `None` if any is `None` (as `collect::<Option<Vec<_>>>`, but the vector
