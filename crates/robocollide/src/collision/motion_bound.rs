@@ -299,14 +299,14 @@ impl RobotBound {
         // position of its path and the one after, then the merged bodies' entries): no
         // zeroing per motion.
         out.resize(self.posed_len, 0.0);
-        let scratch = out;
+        let table = out;
         for ball in &self.balls {
             let centre = frames[ball.frame].apply(&ball.centre).coords;
             let mut total = 0.0;
             // The static reach (as `JointTerm::add_term`), a bound on the distance from the
             // joint's origin at every configuration: the lever arm is the lesser of the two.
             let mut reach = ball.static_reach;
-            scratch[ball.sums + ball.path.len()] = 0.0;
+            table[ball.sums + ball.path.len()] = 0.0;
             for (position, &j) in ball.path.iter().enumerate().rev() {
                 let joint = &self.joints[j];
                 let step = (joint.value(qb) - joint.value(qa)).abs();
@@ -328,13 +328,13 @@ impl RobotBound {
                         }
                     }
                 }
-                scratch[ball.sums + position] = total;
+                table[ball.sums + position] = total;
             }
         }
         // A body with one ball reads its ball's sums in place; the others get the larger
         // over their anchors' balls (the first ball's sums copied, which covers every entry:
         // a body's entries are the positions its anchors' paths share), or zeros.
-        let (sums, places) = scratch.split_at_mut(self.sums_len);
+        let (sums, places) = table.split_at_mut(self.sums_len);
         for &body in &self.merged {
             let start = self.posed_start[body] - self.sums_len;
             let count = self.suffix_start[body + 1] - self.suffix_start[body];
