@@ -386,18 +386,25 @@ impl MotionCheck {
         self.gaps_b.resize(self.blocks.len(), 0.0);
         self.exact_b.clear();
         self.exact_b.resize(self.blocks.len(), false);
-        self.box_blocks.measure(checker.placed_group_spheres());
-        let box_gaps = self.box_blocks.gaps();
-        for (&(i, group, (r, b)), &lower) in self.box_blocks.blocks().iter().zip(box_gaps) {
-            // (Where the lane screen settles the blocks left open, the link's exact distance
-            // to the obstacle is not worth measuring: the screen's tests are cheaper.)
-            // (The predictable test first.)
-            (self.gaps_b[i], self.exact_b[i]) =
-                if self.lanes.is_some() || lower > self.block_bounds[i] - self.credit[i] {
-                    (lower, false)
-                } else {
-                    (checker.group_body_gap(group, r, b), true)
-                };
+        // (Where the lane screen settles the blocks left open, every box block keeps the
+        // box's lower bound, written straight into its place when the columns allow: the
+        // link's exact distance to the obstacle is not worth measuring, the screen's tests
+        // are cheaper.)
+        let spheres = checker.placed_group_spheres();
+        let in_place =
+            self.lanes.is_some() && self.box_blocks.measure_into(spheres, &mut self.gaps_b);
+        if !in_place {
+            self.box_blocks.measure(spheres);
+            let box_gaps = self.box_blocks.gaps();
+            for (&(i, group, (r, b)), &lower) in self.box_blocks.blocks().iter().zip(box_gaps) {
+                // (The predictable test first.)
+                (self.gaps_b[i], self.exact_b[i]) =
+                    if self.lanes.is_some() || lower > self.block_bounds[i] - self.credit[i] {
+                        (lower, false)
+                    } else {
+                        (checker.group_body_gap(group, r, b), true)
+                    };
+            }
         }
         for &i in &self.other_blocks {
             let need = self.block_bounds[i] - self.credit[i];
