@@ -44,9 +44,9 @@ pub(super) struct BoxBlockGaps {
     half_scale: Vec<Real>,
     /// Per column entry, its gap at the last [`Self::measure`].
     gaps: Vec<Real>,
-    /// Per run, its first block when its entries are consecutive blocks, for
-    /// [`Self::measure_into`] (a link's blocks are, where blocks are sorted by their groups).
-    run_blocks: Vec<Option<usize>>,
+    /// Per run, its first block, where every run's entries are consecutive blocks (a link's
+    /// blocks are, where blocks are sorted by their groups), for [`Self::measure_into`].
+    run_blocks: Option<Vec<usize>>,
 }
 
 impl BoxBlockGaps {
@@ -89,7 +89,7 @@ impl BoxBlockGaps {
                     .all(|(t, &(block, _, _))| block == first + t);
                 consecutive.then_some(first)
             })
-            .collect();
+            .collect::<Option<_>>();
         columns
     }
 
@@ -117,10 +117,10 @@ impl BoxBlockGaps {
         spheres: &[(Point3, Real)],
         by_block: &mut [Real],
     ) -> bool {
-        if self.run_blocks.iter().any(Option::is_none) {
+        let Some(firsts) = &self.run_blocks else {
             return false;
-        }
-        run_wide(MeasureInto(self, spheres, by_block));
+        };
+        run_wide(MeasureInto(self, firsts, spheres, by_block));
         true
     }
 
@@ -136,9 +136,13 @@ impl BoxBlockGaps {
 
     /// [`Self::measure_into`]'s work, inlined into the function [`run_wide`] picks.
     #[inline(always)]
-    fn measure_into_here(&self, spheres: &[(Point3, Real)], by_block: &mut [Real]) {
-        for ((group, range), first) in self.runs.iter().zip(&self.run_blocks) {
-            let first = first.unwrap_or(0);
+    fn measure_into_here(
+        &self,
+        firsts: &[usize],
+        spheres: &[(Point3, Real)],
+        by_block: &mut [Real],
+    ) {
+        for ((group, range), &first) in self.runs.iter().zip(firsts) {
             let out = &mut by_block[first..first + range.len()];
             self.run_gaps(spheres[*group], range, out);
         }
@@ -176,14 +180,19 @@ fn run<'c>(column: &'c [Real], range: &Range<usize>) -> &'c [Real] {
 }
 
 /// [`BoxBlockGaps::measure_into`], as [`run_wide`] runs it.
-struct MeasureInto<'g, 's, 'o>(&'g BoxBlockGaps, &'s [(Point3, Real)], &'o mut [Real]);
+struct MeasureInto<'g, 's, 'o>(
+    &'g BoxBlockGaps,
+    &'g [usize],
+    &'s [(Point3, Real)],
+    &'o mut [Real],
+);
 
 impl WideOp for MeasureInto<'_, '_, '_> {
     type Output = ();
 
     #[inline(always)]
     fn run(self) {
-        self.0.measure_into_here(self.1, self.2)
+        self.0.measure_into_here(self.1, self.2, self.3)
     }
 }
 

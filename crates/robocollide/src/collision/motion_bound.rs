@@ -105,7 +105,7 @@ pub(super) struct RobotBound {
     /// One ball per link frame that anchors bodies, about all those anchors (for the posed
     /// bound, [`RobotBound::posed_suffixes`]).
     balls: Vec<FrameBall>,
-    /// For each body, the ball of each of its anchors (as `anchors`).
+    /// For each body, the balls of its anchors' links (each once).
     anchor_balls: Vec<Vec<usize>>,
     /// Start of each body's entries in a posed table ([`RobotBound::posed_suffixes`]): its
     /// ball's running sums for a body with one ball (most: a sphere), else a place of its
@@ -214,6 +214,9 @@ impl RobotBound {
                 on_frame[index].1.push((anchor.at, extent));
                 balls.push(index);
             }
+            // (Two anchors on one link share its ball: the body then reads it in place.)
+            balls.sort_unstable();
+            balls.dedup();
             self.anchor_balls.push(balls);
         }
         let mut sums = 0;

@@ -9,12 +9,13 @@
 //! three parts (`P1`, `P2` of 32 significant bits, so that `k·P1` and `k·P2` are exact for
 //! `|k| < 2²¹`, and `P3`); then `sin r` and `cos r` on `|r| ≤ π/4 (1 + 2⁻⁴⁰)` by their Taylor
 //! series to `r¹⁷` and `r¹⁸` (remainders below `r¹⁹/19! < 10⁻¹⁹` and `r²⁰/20! < 10⁻²⁰`),
-//! summed by Estrin's scheme, and the quadrant `k mod 4` picks and signs them. The constants' three parts sum to `π/2` within
-//! `10⁻³⁷` (computed with exact rationals). Error: a few units in the last place of 1 (the
-//! tests bound every value's distance from the library's by `2·2⁻⁵³`, over angles from
-//! `10⁻³⁰⁰` to `10⁵`, near multiples of `π/4` and at random), the same order as the
-//! library's own rounding, and far inside every tolerance built on the frames (the lane walk
-//! is held within `10⁻¹²` of the scalar walk, `kinematics::lanes`). Angles beyond
+//! summed by Estrin's scheme, and the quadrant `k mod 4` picks and signs them. The constants'
+//! three parts sum to `π/2` within `10⁻³⁷` (computed with exact rationals). Error: a few
+//! units in the last place of 1 (the tests bound every value's distance from the library's
+//! by `2·2⁻⁵³`, over angles from `10⁻³⁰⁰` to `10⁵`, near multiples of `π/4` and at random),
+//! the same order as the library's own rounding, and far inside every tolerance built on the
+//! frames (the lane walk is held within `10⁻¹²` of the scalar walk, `kinematics::lanes`).
+//! Angles beyond
 //! [`REDUCED_LIMIT`] in magnitude, infinities and NaN send all four angles of their call to
 //! the library's `sin_cos` (joint values of a robot are far smaller).
 
