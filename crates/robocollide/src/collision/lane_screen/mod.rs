@@ -22,7 +22,7 @@
 //! A pair in contact at a lane (distance `≤ 0`) is a contact on the motion: the motion is
 //! blocked. A block with a pair neither clear nor in contact is left open. The blocks of the
 //! last contacts found are screened first (1.5 % of the instructions; the order changes no
-//! verdict).
+//! verdict), brought forward in one sweep over the open blocks ([`RecentBlocks`]).
 //!
 //! Refinement: the lanes where a pair of an open block was not clear, from the first to the
 //! last, cover a stretch of the motion outside which every such pair was clear at every lane
@@ -59,10 +59,10 @@
 //! certificate. Units: metres.
 
 mod chord_pass;
+mod recent_blocks;
 
 use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
-use super::contact_hints::RecentPairs;
 use super::lane_points::{Corners, Lanes, LinkSphere, Verdict, clear};
 use super::motion_blocks::Block;
 use super::motion_bound::MotionBound;
@@ -74,6 +74,7 @@ use crate::math::Real;
 use crate::robot::{BodyShape, RobotModel};
 use crate::wide::{WideOp, run_wide};
 use chord_pass::{Chords, Curvature};
+use recent_blocks::RecentBlocks;
 
 /// Passes over a stretch of the motion after the first, each over the lanes of the pass
 /// before from the first to the last where a block left open had a pair not clear.
@@ -121,7 +122,7 @@ pub(super) struct LaneScreen {
     lanes: Lanes,
     /// The blocks of the last contacts found, screened first (a planner's blocked motions
     /// mostly meet an obstacle where the previous ones did).
-    recent_contacts: RecentPairs,
+    recent_contacts: RecentBlocks,
     /// Scratch: the blocks [`LaneScreen::finds_recent_contact`] screens.
     probed: Vec<usize>,
     /// The chord pass's deviations ([`chord_pass`]).
@@ -288,7 +289,7 @@ impl LaneScreen {
             boxes,
             margin: 1e-9 * scale,
             lanes: Lanes::new(slots),
-            recent_contacts: RecentPairs::default(),
+            recent_contacts: RecentBlocks::new(blocks.len()),
             probed: Vec::new(),
             chords,
         })
@@ -488,13 +489,7 @@ impl LaneScreen {
             _ => margin,
         };
         // The blocks of recent contacts first (the order changes no verdict).
-        let mut front = 0;
-        for hint in self.recent_contacts.iter() {
-            if let Some(at) = open[front..].iter().position(|&i| i == hint) {
-                open.swap(front, front + at);
-                front += 1;
-            }
-        }
+        self.recent_contacts.to_front(open);
         let mut kept = 0;
         for index in 0..open.len() {
             let i = open[index];
@@ -568,7 +563,7 @@ impl LaneScreen {
 /// `open[kept]`, a free one leaves.
 #[inline(always)]
 fn settle(
-    recent: &mut RecentPairs,
+    recent: &mut RecentBlocks,
     (open, kept): (&mut [usize], &mut usize),
     i: usize,
     verdict: Verdict,
