@@ -112,11 +112,7 @@ impl BoxBlockGaps {
     /// The same gaps written straight into `by_block` at their blocks' places (a motion
     /// check's gaps per block), where every run's entries are consecutive blocks: `false`,
     /// with nothing written, where one is not.
-    pub(super) fn measure_into(
-        &mut self,
-        spheres: &[(Point3, Real)],
-        by_block: &mut [Real],
-    ) -> bool {
+    pub(super) fn measure_into(&self, spheres: &[(Point3, Real)], by_block: &mut [Real]) -> bool {
         let Some(firsts) = &self.run_blocks else {
             return false;
         };
@@ -268,7 +264,7 @@ mod tests {
             if let Some(i) = (1..entries.len()).find(|&i| entries[i].1 == entries[i - 1].1) {
                 let (a, b) = (entries[i - 1].0, entries[i].0);
                 (entries[i - 1].0, entries[i].0) = (b, a);
-                let mut swapped = BoxBlockGaps::new(entries);
+                let swapped = BoxBlockGaps::new(entries);
                 let mut untouched = vec![Real::NAN; block];
                 assert!(!swapped.measure_into(&spheres, &mut untouched));
                 assert!(untouched.iter().all(|g| g.is_nan()));

@@ -271,6 +271,18 @@ pub(super) fn clear(squared: &Lane, room: Real) -> bool {
     squared.iter().fold(true, |all, &d| all & (d > limit))
 }
 
+/// The least of the lanes' squared distances, as a distance; 0 where a lane is NaN (a
+/// distance that proves nothing): [`Lanes::world_pairs`]'s `nearest`.
+#[inline(always)]
+pub(super) fn least_distance(squared: &Lane) -> Real {
+    let (least, nan) = squared
+        .iter()
+        .fold((Real::INFINITY, false), |(least, nan), &d| {
+            (if d < least { d } else { least }, nan | d.is_nan())
+        });
+    if nan { 0.0 } else { least.sqrt() }
+}
+
 /// Bit `l` set for each lane `l` whose squared distance does not exceed `room²`.
 #[inline(always)]
 fn not_clear(squared: &Lane, room: Real) -> u32 {

@@ -15,9 +15,8 @@
 //! by `2·2⁻⁵³`, over angles from `10⁻³⁰⁰` to `10⁵`, near multiples of `π/4` and at random),
 //! the same order as the library's own rounding, and far inside every tolerance built on the
 //! frames (the lane walk is held within `10⁻¹²` of the scalar walk, `kinematics::lanes`).
-//! Angles beyond
-//! [`REDUCED_LIMIT`] in magnitude, infinities and NaN send all four angles of their call to
-//! the library's `sin_cos` (joint values of a robot are far smaller).
+//! Angles beyond [`REDUCED_LIMIT`] in magnitude, infinities and NaN send all four angles of
+//! their call to the library's `sin_cos` (joint values of a robot are far smaller).
 
 use crate::math::Real;
 

@@ -63,7 +63,7 @@ mod recent_blocks;
 
 use super::checker::CellChecker;
 use super::chord_certificate::ChordCertificate;
-use super::lane_points::{Corners, Lanes, LinkSphere, Verdict, clear};
+use super::lane_points::{Corners, Lanes, LinkSphere, Verdict, clear, least_distance};
 use super::motion_blocks::Block;
 use super::motion_bound::MotionBound;
 use super::pair_bounds::PairBounds;
@@ -580,18 +580,6 @@ fn settle(
         }
     }
     true
-}
-
-/// The least of the lanes' squared distances, as a distance; 0 where a lane is NaN (a
-/// distance that proves nothing).
-#[inline(always)]
-fn least_distance(squared: &crate::kinematics::Lane) -> Real {
-    let (least, nan) = squared
-        .iter()
-        .fold((Real::INFINITY, false), |(least, nan), &d| {
-            (if d < least { d } else { least }, nan | d.is_nan())
-        });
-    if nan { 0.0 } else { least.sqrt() }
 }
 
 /// Every item, or `None` if any is `None` (as `collect::<Option<Vec<_>>>`, but the vector
