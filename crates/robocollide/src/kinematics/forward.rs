@@ -44,6 +44,8 @@ pub struct ForwardKinematics {
     pub(super) steps: Vec<Step>,
     /// The steps up to the last revolute one: those after it need no sine.
     pub(super) turning: usize,
+    /// The revolute steps' indices, in order (the lane walk's angles are taken from these).
+    pub(super) revolute: Vec<usize>,
     pub(super) links: usize,
 }
 
@@ -74,10 +76,14 @@ impl ForwardKinematics {
             .iter()
             .rposition(|step| matches!(step.motion, Motion::Revolute(..)))
             .map_or(0, |i| i + 1);
+        let revolute = (0..steps.len())
+            .filter(|&i| matches!(steps[i].motion, Motion::Revolute(..)))
+            .collect();
         Self {
             base: Frame::from_isometry(&tree.base),
             steps,
             turning,
+            revolute,
             links: tree.links.len(),
         }
     }
