@@ -42,7 +42,8 @@ pub(super) enum Motion {
 pub struct ForwardKinematics {
     pub(super) base: Frame,
     pub(super) steps: Vec<Step>,
-    /// The steps up to the last revolute one: those after it need no sine.
+    /// How many steps run up to the last revolute one (0 without any): those after it need
+    /// no sine.
     pub(super) turning: usize,
     /// The revolute steps' indices, in order (the lane walk's angles are taken from these).
     pub(super) revolute: Vec<usize>,

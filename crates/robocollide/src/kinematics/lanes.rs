@@ -11,9 +11,9 @@
 //!
 //! A revolute joint's sines and cosines come from those of two angles per joint, not one per
 //! lane: the angle at `s₀` (the joints' four at a time, by the scalar walk's
-//! [`sin_cos_side_by_side`](super::sin_cos), within two units in the last place of the
-//! library's `sin_cos`; on MotionBenchMaker the search took 0.99× its time with one library
-//! call per joint, the same paths) and the turn `δ` between neighbouring lanes (its
+//! [`sin_cos_side_by_side`](super::sin_cos), within `2·2⁻⁵³` of the library's `sin_cos`; on
+//! MotionBenchMaker the search took 0.99× the time of one library call per joint, the same
+//! paths) and the turn `δ` between neighbouring lanes (its
 //! Taylor series when `|δ| ≤ 1/8`, as on a planner's steps), each next lane the previous
 //! turned by `δ` (`sin(θ + δ) = sin θ cos δ + cos θ sin δ`, and likewise the cosine).
 //! Each turn adds a few units of rounding (relative 2⁻⁵²) to the pair, so after `LANES − 1`
