@@ -42,8 +42,8 @@ pub(super) enum Motion {
 pub struct ForwardKinematics {
     pub(super) base: Frame,
     pub(super) steps: Vec<Step>,
-    /// How many steps run up to the last revolute one (0 without any): those after it need
-    /// no sine.
+    /// How many steps run up to the last revolute one (0 without any; kept from `revolute`
+    /// for the scalar walk): those after it need no sine.
     pub(super) turning: usize,
     /// The revolute steps' indices, in order (the lane walk's angles are taken from these).
     pub(super) revolute: Vec<usize>,
@@ -73,13 +73,10 @@ impl ForwardKinematics {
                 order: joint.order,
             })
             .collect::<Vec<_>>();
-        let turning = steps
-            .iter()
-            .rposition(|step| matches!(step.motion, Motion::Revolute(..)))
-            .map_or(0, |i| i + 1);
-        let revolute = (0..steps.len())
+        let revolute: Vec<usize> = (0..steps.len())
             .filter(|&i| matches!(steps[i].motion, Motion::Revolute(..)))
             .collect();
+        let turning = revolute.last().map_or(0, |&i| i + 1);
         Self {
             base: Frame::from_isometry(&tree.base),
             steps,
