@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use robocollide::collision::CellChecker;
 use robocollide::collision::self_pairs_apart_within_limits;
+use robocollide::collision::{CellChecker, MotionOutcomes};
 use robocollide::geom::{Cylinder, OrientedBox, Shape, Sphere};
 use robocollide::math::{Isometry3, Point3, Vector3};
 use robocollide::planning::{PlannerSettings, rrt_connect};
@@ -160,6 +160,9 @@ struct Record {
     setup_ns: Option<u64>,
     iterations: Option<usize>,
     motions_checked: Option<usize>,
+    /// How the search's motion checks ended (from the direct try until the trees met): blocked
+    /// at an interior point, blocked at the end, refused by the certificate, certified.
+    search_motions: Option<MotionOutcomes>,
     /// Every edge of the returned path certified free again by a fresh motion check (the
     /// planner's two-ended certificate), and the guaranteed sweep finds no contact on it.
     certified: bool,
@@ -391,6 +394,7 @@ fn solve(
         setup_ns: None,
         iterations: None,
         motions_checked: None,
+        search_motions: None,
         certified: false,
         sweep: None,
         path_length: None,
@@ -447,6 +451,7 @@ fn solve(
                 record.simplify_ns = Some((plan.shortcut_seconds * 1e9).round() as u64);
                 record.iterations = Some(plan.iterations);
                 record.motions_checked = Some(validity.motions_checked);
+                record.search_motions = plan.search_motions;
                 record.path_length = Some(plan.length);
                 record.path = plan.path;
             }

@@ -518,9 +518,11 @@ impl Cell {
     /// `point_shortcuts` (0 to 100 000, default 0) shortcuts between points inside the
     /// path's segments after the waypoint shortcuts, for shorter paths at more checking.
     /// Returns a dict: `path`, `length`, `raw_length`, `iterations`, `tree_nodes`,
-    /// `motions_checked`, `certified`, and the times in seconds: `seconds` (the whole call),
-    /// `search_seconds` (the search alone, as VAMP times its planning: no set-up, no
-    /// shortcutting) and `shortcut_seconds`.
+    /// `motions_checked`, `certified`, `search_motions` (how the search's motion checks ended:
+    /// a dict of counts `blocked_inside`, `blocked_at_end`, `refused`, `certified`, `invalid`;
+    /// `None` with a clearance, whose motions the sweep checks), and the times in seconds:
+    /// `seconds` (the whole call), `search_seconds` (the search alone, as VAMP times its
+    /// planning: no set-up, no shortcutting) and `shortcut_seconds`.
     /// Raises `PlanningError` when no path is found within the limits.
     #[pyo3(signature = (start, goal, robot=None, fixed=None, seed=1, time_limit=10.0, max_step=1.0, clearance=0.0, sampler="uniform", balance=true, point_shortcuts=0))]
     #[allow(clippy::too_many_arguments)]
@@ -661,6 +663,19 @@ impl Cell {
         dict.set_item("search_seconds", plan.search_seconds)?;
         dict.set_item("shortcut_seconds", plan.shortcut_seconds)?;
         dict.set_item("certified", certified)?;
+        let outcomes = match plan.search_motions {
+            Some(o) => {
+                let counts = PyDict::new(py);
+                counts.set_item("blocked_inside", o.blocked_inside)?;
+                counts.set_item("blocked_at_end", o.blocked_at_end)?;
+                counts.set_item("refused", o.refused)?;
+                counts.set_item("certified", o.certified)?;
+                counts.set_item("invalid", o.invalid)?;
+                Some(counts)
+            }
+            None => None,
+        };
+        dict.set_item("search_motions", outcomes)?;
         Ok(dict)
     }
 

@@ -142,6 +142,12 @@ def test_plan_returns_a_certified_path(demo):
     plan = demo.plan(start, goal, seed=3, time_limit=20)
     path = plan["path"]
     assert plan["certified"]
+    # The search's motions by how they ended: every tree node but the two roots came from a
+    # certified motion, and shortcutting checked more after the search.
+    outcomes = plan["search_motions"]
+    assert outcomes["certified"] >= plan["tree_nodes"] - 2
+    assert outcomes["invalid"] == 0
+    assert 0 < sum(outcomes.values()) <= plan["motions_checked"]
     np.testing.assert_allclose(path[0], start)
     np.testing.assert_allclose(path[-1], goal)
     # The path re-checked from Python: every motion swept with the guaranteed sweep.

@@ -200,6 +200,14 @@ fn contact_at_an_end_and_bad_input_are_not_free() {
     nan[2] = f64::NAN;
     assert!(!motion.free(&mut checker, &home, &nan, 1e-6));
     assert!(!motion.free(&mut checker, &home, &home[..5], 1e-6));
+    // Each counted by how it ended.
+    let outcomes = motion.outcomes();
+    assert_eq!(
+        (outcomes.certified, outcomes.invalid),
+        (1, 2),
+        "{outcomes:?}"
+    );
+    assert_eq!(outcomes.total(), 3);
 }
 
 /// The case a certificate can get wrong: both ends free, contact only in between (a link
@@ -311,10 +319,15 @@ fn contact_only_inside(
         {
             continue;
         }
+        let before = motion.outcomes();
         assert!(
             !motion.free(&mut checker, &qa, &qb, 1e-6),
             "{scene}, steps of {step}: free, but the sweep finds contact inside: {qa:?} → {qb:?}"
         );
+        // Counted once, as blocked (never certified, never invalid).
+        let counted = motion.outcomes() - before;
+        assert_eq!(counted.total(), 1, "{counted:?}");
+        assert_eq!(counted.certified + counted.invalid, 0, "{counted:?}");
         if known_ends {
             assert!(
                 !motion.free(&mut checker, &qb, &qa, 1e-6),

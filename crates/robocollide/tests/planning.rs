@@ -53,9 +53,21 @@ fn planned_paths_are_collision_free_under_the_guaranteed_sweep() {
             time_limit: Duration::from_secs(30),
             ..Default::default()
         };
+        let motions_before = validity.motions_checked;
         let plan = rrt_connect(&mut validity, &start, &goal, &settings).unwrap();
         assert_eq!(plan.path.first().unwrap(), &start);
         assert_eq!(plan.path.last().unwrap(), &goal);
+        // The search's motions by outcome: every tree node but the two roots came from a
+        // certified motion; the direct try (blocked here) was refused somewhere; shortcutting
+        // checked more motions after the search.
+        let outcomes = plan
+            .search_motions
+            .expect("the cell's validity counts its motions");
+        assert!(outcomes.certified >= plan.tree_nodes - 2, "{outcomes:?}");
+        assert!(outcomes.blocked_inside + outcomes.blocked_at_end + outcomes.refused >= 1);
+        assert_eq!(outcomes.invalid, 0);
+        let searched = outcomes.total();
+        assert!(searched > 0 && searched <= validity.motions_checked - motions_before);
         // Independent verification: the whole path as one trajectory, guaranteed sweep.
         let configs: Vec<Vec<Real>> = plan.path.iter().map(|q| validity.full(q)).collect();
         let times: Vec<Real> = (0..configs.len()).map(|i| i as Real).collect();

@@ -21,6 +21,7 @@ use super::halton::Halton;
 use super::shortcut::{shortcut, shortcut_points};
 use super::tree::Tree;
 use super::validity::Validity;
+use crate::collision::MotionOutcomes;
 use crate::error::{Error, Result};
 use crate::math::{Real, squared_distance};
 
@@ -116,6 +117,9 @@ pub struct Plan {
     pub search_seconds: Real,
     /// Shortcutting alone (s).
     pub shortcut_seconds: Real,
+    /// How the search's motion checks ended (those of the direct try from start to goal until
+    /// the trees met), where the validity counts them ([`Validity::motion_outcomes`]).
+    pub search_motions: Option<MotionOutcomes>,
     /// Tree edges `(parent, child)` of both trees, if `record_tree` was set.
     pub tree: Vec<(Vec<Real>, Vec<Real>)>,
 }
@@ -234,6 +238,7 @@ pub fn rrt_connect(
     let mut iterations = 0;
     let mut sample = Vec::with_capacity(n);
     let (mut steered, mut target) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let outcomes_before = validity.motion_outcomes();
     let search_began = Instant::now();
     if validity.motion_valid(start, goal) {
         joined = Some((0, 0));
@@ -314,6 +319,10 @@ pub fn rrt_connect(
     path.extend(back);
     let raw_length = length(&path);
     let search_seconds = search_began.elapsed().as_secs_f64();
+    let search_motions = validity
+        .motion_outcomes()
+        .zip(outcomes_before)
+        .map(|(after, before)| after - before);
     let shortcut_began = Instant::now();
     shortcut(&mut path, validity, &mut rng, settings.shortcut_attempts);
     shortcut_points(&mut path, validity, &mut rng, settings.point_shortcuts);
@@ -336,6 +345,7 @@ pub fn rrt_connect(
         seconds: began.elapsed().as_secs_f64(),
         search_seconds,
         shortcut_seconds,
+        search_motions,
     })
 }
 

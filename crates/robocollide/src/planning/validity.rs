@@ -1,5 +1,6 @@
 //! [`Validity`]: what a planner may ask about configurations.
 
+use crate::collision::MotionOutcomes;
 use crate::math::Real;
 
 /// Collision queries for a planner, in the planner's own coordinates (joint values).
@@ -16,4 +17,9 @@ pub trait Validity {
     /// space), so a motion check may tune itself for them. Verdicts must not depend on it.
     /// Default: ignored.
     fn set_planner_step(&mut self, _step: Real) {}
+    /// How the motions checked so far ended, where the validity counts them (a planner
+    /// reports the difference over its search). Default: `None`.
+    fn motion_outcomes(&self) -> Option<MotionOutcomes> {
+        None
+    }
 }

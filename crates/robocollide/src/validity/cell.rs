@@ -3,7 +3,7 @@
 //! [`MotionCheck`] when only contact matters, by the guaranteed sweep (every evaluated point
 //! kept at the clearance, see [`collision::sweep`](crate::collision::sweep)) with a clearance.
 
-use crate::collision::{CellChecker, MotionCheck, SweepMode, Trajectory, sweep};
+use crate::collision::{CellChecker, MotionCheck, MotionOutcomes, SweepMode, Trajectory, sweep};
 use crate::error::{Error, Result};
 use crate::math::Real;
 use crate::planning::Validity;
@@ -114,6 +114,12 @@ impl Validity for CellValidity<'_> {
 
     fn set_planner_step(&mut self, step: Real) {
         self.motion.set_planner_step(step);
+    }
+
+    /// The two-ended motion check's counts; `None` with a clearance, whose motions the
+    /// guaranteed sweep checks instead.
+    fn motion_outcomes(&self) -> Option<MotionOutcomes> {
+        (self.clearance == 0.0).then(|| self.motion.outcomes())
     }
 
     fn motion_valid(&mut self, a: &[Real], b: &[Real]) -> bool {

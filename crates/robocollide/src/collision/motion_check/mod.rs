@@ -80,6 +80,7 @@ use super::end_gaps::EndGaps;
 use super::lane_screen::LaneScreen;
 use super::motion_blocks::{Block, MotionBlocks, Relative};
 use super::motion_bound::MotionBound;
+use super::motion_outcomes::MotionOutcomes;
 use super::pair_bounds::PairBounds;
 use super::rake::{
     PIECE_STEPS, RAKE_SPACING, RAKE_SPACING_PER_STEP, joint_space_length, point_on_motion,
@@ -160,6 +161,8 @@ pub struct MotionCheck {
     piece_ends: (Vec<Real>, Vec<Real>),
     /// Midpoints the current motion check may still evaluate.
     budget: usize,
+    /// How the motions checked so far ended.
+    outcomes: MotionOutcomes,
 }
 
 impl MotionCheck {
@@ -230,6 +233,7 @@ impl MotionCheck {
             piece_length: PIECE_STEPS,
             piece_ends: (Vec::new(), Vec::new()),
             budget: MAX_MOTION_EVALUATIONS,
+            outcomes: MotionOutcomes::default(),
         }
     }
 
@@ -248,6 +252,11 @@ impl MotionCheck {
         self.rake_spacing
     }
 
+    /// How the motions [`Self::free`] checked so far ended.
+    pub fn outcomes(&self) -> MotionOutcomes {
+        self.outcomes
+    }
+
     /// `true` only when the motion `qa → qb` (whole-cell configurations) is certified free of
     /// contact for every pair of `checker`; `min_step` is the shortest stretch (in the motion's
     /// parameter, `0 < min_step < 1`) bisection may create. Leaves `checker` posed somewhere
@@ -261,6 +270,7 @@ impl MotionCheck {
         min_step: Real,
     ) -> bool {
         if qa.len() != qb.len() || checker.validate(qa).is_err() || checker.validate(qb).is_err() {
+            self.outcomes.invalid += 1;
             return false;
         }
         // Interior points first (a full step's midpoint, more for a long motion), then the
@@ -275,10 +285,12 @@ impl MotionCheck {
         // free of contact then. (These searches only refuse early: the certificate measures
         // every pair it does not certify at both ends, so it finds a contact at `qb` too.)
         if rake_finds_contact(checker, &mut self.q, qa, qb, self.rake_spacing) {
+            self.outcomes.blocked_inside += 1;
             return false;
         }
         let known_free = self.end_gaps.find(qb).is_some();
         if !known_free && checker.world_contact_at(qb) {
+            self.outcomes.blocked_at_end += 1;
             return false;
         }
         self.budget = MAX_MOTION_EVALUATIONS;
@@ -289,7 +301,9 @@ impl MotionCheck {
             // unplaced; where it was skipped, nothing is posed there. The certificate reads
             // bodies at `qb` only past the lane screen, and places them then.)
             checker.pose_groups(qb);
-            return self.certify_kept(checker, qa, qb, min_step);
+            let free = self.certify_kept(checker, qa, qb, min_step);
+            self.outcomes.settled_by_certificate(free);
+            return free;
         }
         // A long motion in pieces, each certified as a motion of its own (its end is a rake
         // point, found free above); a stretch of a piece is as short in the whole motion's
@@ -313,6 +327,7 @@ impl MotionCheck {
             std::mem::swap(&mut start, &mut end);
         }
         self.piece_ends = (start, end);
+        self.outcomes.settled_by_certificate(free);
         free
     }
 
