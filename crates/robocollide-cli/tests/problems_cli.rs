@@ -124,9 +124,45 @@ fn problems_are_planned_and_certified() {
         stdout.contains("robocollide set-up per scene (before the search): 1 scene(s), median "),
         "{stdout}"
     );
+    // How the search's motion checks ended: printed as shares, kept per problem.
+    assert!(
+        stdout.contains("robocollide searches' motion checks: ")
+            && stdout.contains("in 1 search(es); "),
+        "{stdout}"
+    );
     let records: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     std::fs::remove_file(&report).ok();
+    let solved = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["solved"].as_bool() == Some(true))
+        .expect("a solved problem");
+    let motions = &solved["search_motions"];
+    let count = |kind: &str| {
+        motions[kind]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{kind}: {solved}"))
+    };
+    let searched: u64 = [
+        "invalid",
+        "blocked_inside",
+        "blocked_at_end",
+        "refused",
+        "certified",
+    ]
+    .iter()
+    .map(|kind| count(kind))
+    .sum();
+    assert!(
+        count("certified") >= 1 && count("invalid") == 0,
+        "{motions}"
+    );
+    assert!(
+        searched <= solved["motions_checked"].as_u64().unwrap(),
+        "{solved}"
+    );
     let set_up: Vec<bool> = records
         .as_array()
         .unwrap()

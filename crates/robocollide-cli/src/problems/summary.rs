@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use robocollide::collision::MotionOutcomes;
+
 use super::{PathCheck, Record, VampRecord};
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -36,6 +38,27 @@ fn counted_stats(label: &str, counted: &str, mut ns: Vec<f64>) -> String {
         mean / 1e3,
         percentile(&ns, 0.95) / 1e3
     )
+}
+
+/// How the searches' motion checks ended, over every solved problem that counted them: the
+/// total and each kind's share (`None` when none did).
+fn motion_outcomes_line(records: &[Record]) -> Option<String> {
+    let counted: Vec<_> = records.iter().filter_map(|r| r.search_motions).collect();
+    if counted.is_empty() {
+        return None;
+    }
+    let sum = |kind: fn(&MotionOutcomes) -> usize| counted.iter().map(kind).sum::<usize>();
+    let total = sum(MotionOutcomes::total);
+    let share = |n: usize| 100.0 * n as f64 / total.max(1) as f64;
+    Some(format!(
+        "robocollide searches' motion checks: {total} in {} search(es); {:.1} % blocked inside, \
+         {:.1} % at the end, {:.1} % refused by the certificate, {:.1} % certified",
+        counted.len(),
+        share(sum(|o| o.blocked_inside)),
+        share(sum(|o| o.blocked_at_end)),
+        share(sum(|o| o.refused)),
+        share(sum(|o| o.certified)),
+    ))
 }
 
 pub(super) fn summarise(
@@ -94,6 +117,9 @@ pub(super) fn summarise(
                 setup
             )
         );
+        if let Some(line) = motion_outcomes_line(records) {
+            println!("  {line}");
+        }
         let lengths: Vec<f64> = records.iter().filter_map(|r| r.path_length).collect();
         if !lengths.is_empty() {
             let count = lengths.len();
