@@ -8,8 +8,9 @@ use std::ops::Sub;
 /// Counts of motion checks by how they ended (see [`MotionCheck::free`](super::MotionCheck::free)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MotionOutcomes {
-    /// Turned down before any search: configurations of the wrong length, not finite, or
-    /// outside the cell's checks.
+    /// Turned down before any search: an end the checker does not accept
+    /// ([`CellChecker::validate`](super::CellChecker::validate): the wrong number of values,
+    /// or a value that is not finite or beyond the length limit), or ends of different lengths.
     pub invalid: usize,
     /// Blocked at an interior point the rake's contact searches found in contact.
     pub blocked_inside: usize,
