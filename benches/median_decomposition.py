@@ -19,15 +19,14 @@ fit divides it. Used in `benches/README.md` (session 60):
     python3 benches/median_decomposition.py --robocollide target/release/robocollide --rounds 6"""
 
 import argparse
-import json
 import pathlib
 import statistics
-import subprocess
 import tempfile
+
+from alternate_binaries import plan
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "vamp-data"
-PANDA = ROOT / "data" / "robots" / "panda"
 KINDS = ["iterations", "blocked_inside", "blocked_at_end", "refused", "certified"]
 
 
@@ -45,15 +44,6 @@ def arguments():
     if args.rounds < 1 or args.cutoff <= 0 or not 0 < args.band < 1:
         p.error("--rounds must be at least 1, --cutoff positive, --band in (0, 1)")
     return args
-
-
-def plan(args, report):
-    subprocess.run(["taskset", "-c", str(args.cpu), args.robocollide, "plan", "--problems",
-                    args.problems, "--robot", str(PANDA / "panda_spherized.urdf"),
-                    "--srdf", str(PANDA / "panda.srdf"), "--json", report],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    data = json.loads(pathlib.Path(report).read_text())
-    return data["problems"] if isinstance(data, dict) else data
 
 
 def solve(matrix, vector):
@@ -87,7 +77,8 @@ def main():
     least, counts = {}, {}
     with tempfile.TemporaryDirectory() as scratch:
         for r in range(args.rounds):
-            for record in plan(args, f"{scratch}/report.json"):
+            report = f"{scratch}/report.json"
+            for record in plan(args.robocollide, args.problems, args.cpu, report):
                 motions = record.get("search_motions")
                 if not record.get("solved") or motions is None:
                     continue
